@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * READ_ONCE / WRITE_ONCE and barriers. The kernel's lockless accesses become
+ * relaxed __atomic accesses so that ThreadSanitizer sees them as intended
+ * races, not bugs; the generated code is the same plain load or store.
+ */
+#ifndef _MLF_KERNEL_COMPILER_H
+#define _MLF_KERNEL_COMPILER_H
+
+#include "types.h"
+
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val) __atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+
+#define barrier() __asm__ __volatile__("" ::: "memory")
+#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+static inline long atomic_long_read(const atomic_long_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_long_set(atomic_long_t *v, long i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline long atomic_long_add_return(long i, atomic_long_t *v)
+{
+	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
+}
+
+static inline void atomic_long_add(long i, atomic_long_t *v)
+{
+	__atomic_add_fetch(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline long atomic_long_dec_return(atomic_long_t *v)
+{
+	return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Increment unless the counter is zero; true if it was incremented. */
+static inline bool atomic_long_inc_not_zero(atomic_long_t *v)
+{
+	long c = __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+
+	do {
+		if (!c)
+			return false;
+	} while (!__atomic_compare_exchange_n(&v->counter, &c, c + 1, false,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
+#endif

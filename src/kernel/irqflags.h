@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Simulated interrupt state, per thread: whether "interrupts" are disabled,
+ * and whether the thread is running in (simulated) softirq or hardirq
+ * context. Nothing interrupts a userspace thread; the harness enters these
+ * contexts explicitly (as memcg v1's soft limit path runs from softirq), and
+ * lockdep.c judges each lock acquisition by them.
+ */
+#ifndef _MLF_KERNEL_IRQFLAGS_H
+#define _MLF_KERNEL_IRQFLAGS_H
+
+#include "types.h"
+
+extern __thread int mlf_irqs_disabled;
+extern __thread int mlf_softirq_depth;
+extern __thread int mlf_hardirq_depth;
+
+static inline void local_irq_disable(void)
+{
+	mlf_irqs_disabled = 1;
+}
+
+static inline void local_irq_enable(void)
+{
+	mlf_irqs_disabled = 0;
+}
+
+#define local_irq_save(flags)                     \
+	do {                                      \
+		(flags) = mlf_irqs_disabled;      \
+		mlf_irqs_disabled = 1;            \
+	} while (0)
+
+#define local_irq_restore(flags)                  \
+	do {                                      \
+		mlf_irqs_disabled = (int)(flags); \
+	} while (0)
+
+static inline bool irqs_disabled(void)
+{
+	return mlf_irqs_disabled;
+}
+
+static inline bool in_softirq(void)
+{
+	return mlf_softirq_depth > 0;
+}
+
+static inline bool in_hardirq(void)
+{
+	return mlf_hardirq_depth > 0;
+}
+
+/* Run the rest of the caller's work as if from a softirq, then return. */
+static inline void mlf_softirq_enter(void)
+{
+	mlf_softirq_depth++;
+}
+
+static inline void mlf_softirq_exit(void)
+{
+	mlf_softirq_depth--;
+}
+
+static inline void mlf_hardirq_enter(void)
+{
+	mlf_hardirq_depth++;
+	mlf_irqs_disabled++;
+}
+
+static inline void mlf_hardirq_exit(void)
+{
+	mlf_irqs_disabled--;
+	mlf_hardirq_depth--;
+}
+
+#endif

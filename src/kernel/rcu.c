@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RCU on liburcu.
+ *
+ * Flavour: memb (urcu-memb). The port's readers are ordinary threads that
+ * never announce quiescent states, which rules out QSBR; the signal flavour
+ * (urcu-signal) takes a signal for every grace period, which fuzzing engines
+ * and sanitizers handle badly; bulletproof (urcu-bp) pays on every read-side
+ * entry. memb uses sys_membarrier to keep readers cheap and needs only thread
+ * registration, done here on first use.
+ *
+ * ThreadSanitizer does not see liburcu 0.13's grace periods (its native
+ * annotations came in 0.15), so the shim tells it: every read-side critical
+ * section releases a shared token at unlock, and whoever waited for a grace
+ * period (synchronize_rcu, a call_rcu callback) acquires it. The one token
+ * over-approximates the ordering, which can only hide a race, never invent
+ * one. We call liburcu's exported functions (no _LGPL_SOURCE) so that its
+ * inlined fast path is not instrumented.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <urcu/urcu-memb.h>
+
+#include "rcu_head.h"
+#include "report.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define MLF_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MLF_TSAN 1
+#endif
+#endif
+
+#ifdef MLF_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+static long grace_period_token;
+#define tsan_release_gp() __tsan_release(&grace_period_token)
+#define tsan_acquire_gp() __tsan_acquire(&grace_period_token)
+#else
+#define tsan_release_gp() do { } while (0)
+#define tsan_acquire_gp() do { } while (0)
+#endif
+
+_Static_assert(sizeof(struct rcu_head) <=
+		       sizeof(((struct callback_head *)0)->urcu_storage),
+	       "liburcu's rcu_head does not fit the shim's callback_head");
+
+static __thread int registered;
+static __thread int read_depth;
+static pthread_key_t unregister_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void unregister_at_exit(void *arg)
+{
+	(void)arg;
+	if (registered) {
+		urcu_memb_unregister_thread();
+		registered = 0;
+	}
+}
+
+static void make_key(void)
+{
+	pthread_key_create(&unregister_key, unregister_at_exit);
+}
+
+static void ensure_registered(void)
+{
+	if (likely(registered))
+		return;
+	pthread_once(&key_once, make_key);
+	urcu_memb_register_thread();
+	registered = 1;
+	/* any non-NULL value makes the destructor run at thread exit */
+	pthread_setspecific(unregister_key, &registered);
+}
+
+void mlf_rcu_read_lock(void)
+{
+	ensure_registered();
+	urcu_memb_read_lock();
+	read_depth++;
+}
+
+void mlf_rcu_read_unlock(void)
+{
+	if (read_depth <= 0)
+		mlf_fail_simple("rcu.unbalanced",
+				"rcu_read_unlock() without rcu_read_lock()");
+	read_depth--;
+	tsan_release_gp();
+	urcu_memb_read_unlock();
+}
+
+int mlf_rcu_read_depth(void)
+{
+	return read_depth;
+}
+
+void mlf_synchronize_rcu(void)
+{
+	if (read_depth)
+		mlf_fail_simple("rcu.deadlock",
+				"synchronize_rcu() inside an RCU read-side "
+				"critical section");
+	urcu_memb_synchronize_rcu();
+	tsan_acquire_gp();
+}
+
+static void call_rcu_trampoline(struct rcu_head *urcu_head)
+{
+	struct callback_head *head =
+		container_of((void *)urcu_head, struct callback_head,
+			     urcu_storage);
+
+	tsan_acquire_gp();
+	head->func(head);
+}
+
+void mlf_call_rcu(struct callback_head *head,
+		  void (*func)(struct callback_head *head))
+{
+	ensure_registered();
+	head->func = func;
+	urcu_memb_call_rcu((struct rcu_head *)head->urcu_storage,
+			   call_rcu_trampoline);
+}
+
+void mlf_rcu_barrier(void)
+{
+	ensure_registered();
+	urcu_memb_barrier();
+	tsan_acquire_gp();
+}

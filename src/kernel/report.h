@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Named failures. Every check, warning and sanitizer-visible condition ends
+ * here with a stable check name and the node / gen / bin / memcg / op index
+ * it concerns, so a crash file's signature is the check name.
+ */
+#ifndef _MLF_KERNEL_REPORT_H
+#define _MLF_KERNEL_REPORT_H
+
+#include "types.h"
+
+#define MLF_NONE (-1)
+
+struct mlf_failure {
+	const char *check;	/* stable check name, e.g. "list.links" */
+	int node;		/* MLF_NONE where not applicable */
+	int gen;
+	int bin;
+	int memcg;		/* pool slot of the memcg */
+	long op;		/* op index in the input, MLF_NONE outside ops */
+	char msg[512];
+};
+
+/* Where the harness is: set by the driver, printed in every report. */
+extern __thread long mlf_current_op;
+
+void mlf_failure_init(struct mlf_failure *f, const char *check);
+__attribute__((format(printf, 2, 3))) void
+mlf_failure_msg(struct mlf_failure *f, const char *fmt, ...);
+
+/*
+ * Report a failure: print it and abort, unless a test installed a handler
+ * that records it instead (the handler may return; callers then go on).
+ */
+void mlf_fail(const struct mlf_failure *f);
+__attribute__((format(printf, 2, 3))) void mlf_fail_simple(const char *check,
+							    const char *fmt,
+							    ...);
+
+typedef void (*mlf_fail_handler_t)(const struct mlf_failure *f);
+mlf_fail_handler_t mlf_set_fail_handler(mlf_fail_handler_t handler);
+
+/* Print a failure the way reports and crash logs show it. */
+void mlf_print_failure(const struct mlf_failure *f);
+
+/* Extra context printed after a failure (the trace around the op). */
+typedef void (*mlf_context_printer_t)(void);
+void mlf_set_context_printer(mlf_context_printer_t printer);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scheduling points. cond_resched() and cond_resched_tasks_rcu_qs() call a
+ * hook the harness installs (to count them, or to let another thread run),
+ * and check what the kernel's might_sleep() checks: no scheduling point
+ * inside an RCU read-side critical section or with a spinlock held
+ * ("sched.atomic").
+ */
+#ifndef _MLF_KERNEL_SCHED_H
+#define _MLF_KERNEL_SCHED_H
+
+#include "types.h"
+
+typedef void (*mlf_resched_hook_t)(const char *where);
+mlf_resched_hook_t mlf_set_resched_hook(mlf_resched_hook_t hook);
+
+void mlf_cond_resched(const char *where);
+
+#define cond_resched() mlf_cond_resched(__func__)
+#define cond_resched_tasks_rcu_qs() mlf_cond_resched(__func__)
+
+/* kswapd and dying tasks, as the throttle sees them */
+extern __thread bool mlf_current_is_kswapd;
+static inline bool current_is_kswapd(void)
+{
+	return mlf_current_is_kswapd;
+}
+
+#endif

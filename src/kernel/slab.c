@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Allocation for the port, with poisoning on free. */
+#include "slab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "poison.h"
+#include "report.h"
+
+void *kzalloc(size_t size, int gfp)
+{
+	void *p = calloc(1, size);
+
+	(void)gfp;
+	if (!p)
+		mlf_fail_simple("oom", "kzalloc(%zu) failed", size);
+	return p;
+}
+
+void kfree(const void *ptr)
+{
+	free((void *)ptr);
+}
+
+void kfree_poisoned(void *ptr, size_t size)
+{
+	if (!ptr)
+		return;
+	memset(ptr, MLF_FREE_POISON, size);
+	free(ptr);
+}

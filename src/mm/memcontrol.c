@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The memcg life cycle around the memcg LRU, after mm/memcontrol.c:
+ * allocation, css online / offline, the last reference, css_released, and
+ * css_free after a grace period.
+ */
+#include "memcontrol.h"
+
+static atomic_long_t nr_allocated;
+
+struct mem_cgroup *mem_cgroup_alloc(int id)
+{
+	struct mem_cgroup *memcg = kzalloc(sizeof(*memcg), GFP_KERNEL);
+	int nid;
+
+	memcg->id = id;
+	atomic_long_set(&memcg->refcnt, 1);
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct mem_cgroup_per_node *pn;
+
+		if (nid >= nr_node_ids)
+			break;
+		pn = kzalloc(sizeof(*pn), GFP_KERNEL);
+		pn->memcg = memcg;
+		pn->lruvec.pgdat = NODE_DATA(nid);
+		lru_gen_init_lruvec(&pn->lruvec);
+		memcg->nodeinfo[nid] = pn;
+	}
+	atomic_long_add(1, &nr_allocated);
+	return memcg;
+}
+
+long mem_cgroup_nr_allocated(void)
+{
+	return atomic_long_read(&nr_allocated);
+}
+
+void mem_cgroup_css_online(struct mem_cgroup *memcg)
+{
+	lru_gen_online_memcg(memcg);
+	WRITE_ONCE(memcg->online, true);
+}
+
+/*
+ * Offlining moves the memcg to the old generation so that reclaim gets to it
+ * first, then drops the base reference (percpu_ref_kill in the kernel).
+ */
+void mem_cgroup_css_offline(struct mem_cgroup *memcg)
+{
+	WRITE_ONCE(memcg->online, false);
+	lru_gen_offline_memcg(memcg);
+}
+
+bool mem_cgroup_put(struct mem_cgroup *memcg)
+{
+	long refs;
+
+	if (!memcg)
+		return false;
+	refs = atomic_long_dec_return(&memcg->refcnt);
+	VM_BUG_ON(refs < 0);
+	return refs == 0;
+}
+
+static void mem_cgroup_free(struct mem_cgroup *memcg)
+{
+	int nid;
+
+	lru_gen_exit_memcg(memcg);
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		kfree_poisoned(memcg->nodeinfo[nid],
+			       sizeof(*memcg->nodeinfo[nid]));
+	kfree_poisoned(memcg, sizeof(*memcg));
+	atomic_long_add(-1, &nr_allocated);
+}
+
+static void css_free_rcu_fn(struct rcu_head *head)
+{
+	mem_cgroup_free(container_of(head, struct mem_cgroup, rcu));
+}
+
+void css_release(struct mem_cgroup *memcg)
+{
+	/* mem_cgroup_css_released() */
+	lru_gen_release_memcg(memcg);
+
+	/* readers may still stand on the lrugens: free after a grace period */
+#ifdef MLF_BUG_FREE_NO_GRACE
+	mem_cgroup_free(memcg);
+#else
+	call_rcu(&memcg->rcu, css_free_rcu_fn);
+#endif
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The part of struct mem_cgroup that the memcg LRU depends on: a reference
+ * count (css refcount: tryget fails once it reached zero), the online flag,
+ * one lruvec per node, and the life cycle around them, after
+ * mem_cgroup_css_{online,offline,released,free}() in mm/memcontrol.c:
+ *
+ *   alloc --online--> online --offline--> offline (base reference dropped)
+ *   --last put--> dead (tryget fails) --released--> unlinked
+ *   --grace period--> freed (poisoned first)
+ *
+ * What reclaim would find in a memcg (protection, success, size) is not
+ * modelled from pages here: the harness sets it in memcg->shrink, and the
+ * modelled shrink_one() reads it.
+ */
+#ifndef _MLF_MM_MEMCONTROL_H
+#define _MLF_MM_MEMCONTROL_H
+
+#include "mmzone.h"
+
+struct mem_cgroup_per_node {
+	struct lruvec lruvec;
+	struct mem_cgroup *memcg;	/* back pointer */
+};
+
+/* What shrink_one() finds when it reclaims from this memcg. */
+struct mem_cgroup_shrink_outcome {
+	bool below_min;		/* mem_cgroup_below_min() */
+	bool below_low;		/* mem_cgroup_below_low() */
+	bool success;		/* try_to_shrink_lruvec() asks for rotation */
+	bool sizable;		/* lruvec_is_sizable() */
+	u8 nr_reclaimed;	/* pages one visit reclaims */
+};
+
+struct mem_cgroup {
+	/* the harness's name for this memcg: m<id> in traces */
+	int id;
+	/* css reference count; online holds the base reference */
+	atomic_long_t refcnt;
+	/* css online flag */
+	bool online;
+	struct mem_cgroup_shrink_outcome shrink;
+	struct mem_cgroup_per_node *nodeinfo[MAX_NUMNODES];
+	struct rcu_head rcu;
+};
+
+static inline struct lruvec *get_lruvec(struct mem_cgroup *memcg, int nid)
+{
+	return &memcg->nodeinfo[nid]->lruvec;
+}
+
+static inline struct mem_cgroup *lruvec_memcg(struct lruvec *lruvec)
+{
+	return container_of(lruvec, struct mem_cgroup_per_node, lruvec)->memcg;
+}
+
+static inline bool mem_cgroup_online(struct mem_cgroup *memcg)
+{
+	return READ_ONCE(memcg->online);
+}
+
+static inline bool mem_cgroup_tryget(struct mem_cgroup *memcg)
+{
+	return atomic_long_inc_not_zero(&memcg->refcnt);
+}
+
+static inline void css_get(struct mem_cgroup *memcg)
+{
+	atomic_long_add(1, &memcg->refcnt);
+}
+
+/*
+ * Drop a reference. In the kernel the last put queues css_release_work,
+ * which later calls mem_cgroup_css_released(); here the caller is told, and
+ * runs css_release() when it chooses (the harness makes that an op of its
+ * own, so inputs can hold a dead but still linked memcg).
+ */
+bool mem_cgroup_put(struct mem_cgroup *memcg);
+
+static inline bool mem_cgroup_below_min(struct mem_cgroup *target,
+					struct mem_cgroup *memcg)
+{
+	(void)target;
+	return READ_ONCE(memcg->shrink.below_min);
+}
+
+static inline bool mem_cgroup_below_low(struct mem_cgroup *target,
+					struct mem_cgroup *memcg)
+{
+	(void)target;
+	return READ_ONCE(memcg->shrink.below_low);
+}
+
+struct mem_cgroup *mem_cgroup_alloc(int id);
+void mem_cgroup_css_online(struct mem_cgroup *memcg);
+void mem_cgroup_css_offline(struct mem_cgroup *memcg);
+/* css_released, then css_free after a grace period (poisoned first) */
+void css_release(struct mem_cgroup *memcg);
+/* Number of memcgs allocated and not yet freed. */
+long mem_cgroup_nr_allocated(void);
+
+#endif

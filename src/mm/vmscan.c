@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The memcg LRU of the multi-gen LRU, ported from mm/vmscan.c of Linux 6.12
+ * (section "memcg LRU", shrink_one(), shrink_many(), lru_gen_init_pgdat()),
+ * with the seed series' patches behind the CONFIG_LRU_GEN_* features of
+ * variant.h. shrink_one() is modelled: what reclaim would find in a memcg
+ * comes from memcg->shrink.
+ */
+#include "vmscan.h"
+
+struct pglist_data *node_data[MAX_NUMNODES];
+int nr_node_ids = 1;
+
+/******************************************************************************
+ *                          memcg LRU
+ ******************************************************************************/
+
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+
+static void lru_gen_add_memcg(struct lru_gen_memcg *memcg_lru,
+			      struct lru_gen_folio *lrugen, int gen, int bin,
+			      bool at_head)
+{
+	struct hlist_nulls_head *head = &memcg_lru->fifo[gen][bin];
+	struct hlist_nulls_node *last = memcg_lru->tail[gen][bin];
+
+	lockdep_assert_held(&memcg_lru->lock);
+
+	lrugen->bin = bin;
+
+#ifdef MLF_BUG_NO_TAIL_ON_EMPTY_HEAD
+	if (at_head || !last)
+		hlist_nulls_add_head_rcu(&lrugen->list, head);
+	else
+		hlist_nulls_add_behind_rcu(&lrugen->list, last);
+
+	if (!at_head)
+		memcg_lru->tail[gen][bin] = &lrugen->list;
+#elif defined(MLF_BUG_TAIL_ON_HEAD_INSERT)
+	if (at_head || !last)
+		hlist_nulls_add_head_rcu(&lrugen->list, head);
+	else
+		hlist_nulls_add_behind_rcu(&lrugen->list, last);
+
+	memcg_lru->tail[gen][bin] = &lrugen->list;
+#elif defined(MLF_BUG_ADD_BEHIND_INTERIOR)
+	/*
+	 * Insert a head-segment memcg behind the first entry rather than at
+	 * the head: the seed's hlist_nulls_add_behind_rcu() on an interior
+	 * node, which leaves the successor's pprev stale.
+	 */
+	if (!is_a_nulls(head->first) && at_head && head->first != last)
+		hlist_nulls_add_behind_rcu(&lrugen->list, head->first);
+	else if (at_head || !last)
+		hlist_nulls_add_head_rcu(&lrugen->list, head);
+	else
+		hlist_nulls_add_behind_rcu(&lrugen->list, last);
+
+	if (!at_head || !last)
+		memcg_lru->tail[gen][bin] = &lrugen->list;
+#else
+	if (at_head || !last)
+		hlist_nulls_add_head_rcu(&lrugen->list, head);
+	else
+		hlist_nulls_add_behind_rcu(&lrugen->list, last);
+
+	if (!at_head || !last)
+		memcg_lru->tail[gen][bin] = &lrugen->list;
+#endif
+}
+
+static void lru_gen_del_memcg(struct lru_gen_memcg *memcg_lru,
+			      struct lru_gen_folio *lrugen, int gen)
+{
+	const int bin = lrugen->bin;
+	struct hlist_nulls_head *head = &memcg_lru->fifo[gen][bin];
+
+	lockdep_assert_held(&memcg_lru->lock);
+
+#ifndef MLF_BUG_STALE_TAIL_ON_DEL
+	/* pprev points to head->first for the only entry, otherwise prev->next. */
+	if (memcg_lru->tail[gen][bin] == &lrugen->list)
+		memcg_lru->tail[gen][bin] =
+			lrugen->list.pprev == &head->first ?
+				NULL :
+				container_of(lrugen->list.pprev,
+					     struct hlist_nulls_node, next);
+#else
+	/* forgets the case where the only entry goes */
+	if (memcg_lru->tail[gen][bin] == &lrugen->list &&
+	    lrugen->list.pprev != &head->first)
+		memcg_lru->tail[gen][bin] = container_of(
+			lrugen->list.pprev, struct hlist_nulls_node, next);
+#endif
+
+	/* Keep next intact for readers that still hold this entry. */
+	hlist_nulls_del_init_rcu(&lrugen->list);
+}
+
+#else /* !CONFIG_LRU_GEN_TAIL_CACHE: Linux 6.12 inserts at the tail by walking */
+
+static void lru_gen_add_memcg(struct lru_gen_memcg *memcg_lru,
+			      struct lru_gen_folio *lrugen, int gen, int bin,
+			      bool at_head)
+{
+	struct hlist_nulls_head *head = &memcg_lru->fifo[gen][bin];
+
+	if (at_head)
+		hlist_nulls_add_head_rcu(&lrugen->list, head);
+	else
+		hlist_nulls_add_tail_rcu(&lrugen->list, head);
+}
+
+#endif /* CONFIG_LRU_GEN_TAIL_CACHE */
+
+/*
+ * Called with the node lock held: count the lrugen out of @gen and move seq
+ * on if that emptied the old generation.
+ */
+static void lru_gen_dec_nr_memcgs(struct lru_gen_memcg *memcg_lru, int gen)
+{
+#ifndef MLF_BUG_NR_MEMCGS_RELEASE
+	memcg_lru->nr_memcgs[gen]--;
+#endif
+#ifndef MLF_BUG_NO_SEQ_ADVANCE
+	if (!memcg_lru->nr_memcgs[gen] && gen == get_memcg_gen(memcg_lru->seq))
+		WRITE_ONCE(memcg_lru->seq, memcg_lru->seq + 1);
+#endif
+}
+
+#ifdef MLF_BUG_LOCK_NOT_IRQSAFE
+/* before 814bc1de03ea: the node lock without disabling interrupts */
+#define memcg_lru_lock(lock) spin_lock(lock)
+#define memcg_lru_unlock(lock) spin_unlock(lock)
+#else
+#define memcg_lru_lock(lock) spin_lock_irq(lock)
+#define memcg_lru_unlock(lock) spin_unlock_irq(lock)
+#endif
+
+static void lru_gen_rotate_memcg(struct lruvec *lruvec, int op)
+{
+	int seg;
+	int old, new;
+	unsigned long flags;
+	int bin;
+	struct pglist_data *pgdat = lruvec_pgdat(lruvec);
+
+#ifndef CONFIG_LRU_GEN_LOCKRAND
+	bin = get_random_u32_below(MEMCG_NR_BINS);
+#endif
+
+#ifdef MLF_BUG_UNLOCKED_ROTATE
+	flags = 0;
+	(void)flags;
+#elif defined(MLF_BUG_LOCK_NOT_IRQSAFE)
+	spin_lock(&pgdat->memcg_lru.lock);
+	(void)flags;
+#else
+	spin_lock_irqsave(&pgdat->memcg_lru.lock, flags);
+#endif
+
+	VM_WARN_ON_ONCE(hlist_nulls_unhashed(&lruvec->lrugen.list));
+
+	seg = 0;
+	new = old = lruvec->lrugen.gen;
+
+	/* see the comment on MEMCG_NR_GENS */
+	if (op == MEMCG_LRU_HEAD)
+		seg = MEMCG_LRU_HEAD;
+	else if (op == MEMCG_LRU_TAIL)
+		seg = MEMCG_LRU_TAIL;
+	else if (op == MEMCG_LRU_OLD)
+		new = get_memcg_gen(pgdat->memcg_lru.seq);
+	else if (op == MEMCG_LRU_YOUNG)
+		new = get_memcg_gen(pgdat->memcg_lru.seq + 1);
+	else
+		VM_WARN_ON_ONCE(true);
+
+#ifdef CONFIG_LRU_GEN_YOUNG_SKIP
+#ifdef MLF_BUG_YOUNG_SKIP_ANY_SEG
+	if (op == MEMCG_LRU_YOUNG && old == new)
+#else
+	if (op == MEMCG_LRU_YOUNG && old == new && lruvec->lrugen.seg == seg)
+#endif
+		/*
+		 * This memcg is already in the young generation and
+		 * reshuffling it again cannot help the scan of the
+		 * old generation.
+		 */
+		goto unlock;
+#endif
+
+#ifdef CONFIG_LRU_GEN_LOCKRAND
+	/* drawn only when needed, at the price of a longer critical section */
+	bin = get_random_u32_below(MEMCG_NR_BINS);
+#endif
+
+	WRITE_ONCE(lruvec->lrugen.seg, seg);
+	WRITE_ONCE(lruvec->lrugen.gen, new);
+
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	lru_gen_del_memcg(&pgdat->memcg_lru, &lruvec->lrugen, old);
+	lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, new, bin,
+			  op == MEMCG_LRU_HEAD || op == MEMCG_LRU_OLD);
+#else
+	hlist_nulls_del_rcu(&lruvec->lrugen.list);
+
+	lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, new, bin,
+			  op == MEMCG_LRU_HEAD || op == MEMCG_LRU_OLD);
+#endif
+
+	pgdat->memcg_lru.nr_memcgs[old]--;
+	pgdat->memcg_lru.nr_memcgs[new]++;
+
+	if (!pgdat->memcg_lru.nr_memcgs[old] &&
+	    old == get_memcg_gen(pgdat->memcg_lru.seq))
+		WRITE_ONCE(pgdat->memcg_lru.seq, pgdat->memcg_lru.seq + 1);
+
+#ifdef CONFIG_LRU_GEN_YOUNG_SKIP
+unlock:
+#endif
+#ifdef MLF_BUG_UNLOCKED_ROTATE
+	;
+#elif defined(MLF_BUG_LOCK_NOT_IRQSAFE)
+	spin_unlock(&pgdat->memcg_lru.lock);
+#else
+	spin_unlock_irqrestore(&pgdat->memcg_lru.lock, flags);
+#endif
+}
+
+void lru_gen_online_memcg(struct mem_cgroup *memcg)
+{
+	int gen;
+	int nid;
+	int bin = get_random_u32_below(MEMCG_NR_BINS);
+
+	for_each_node(nid) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+		struct lruvec *lruvec = get_lruvec(memcg, nid);
+
+		memcg_lru_lock(&pgdat->memcg_lru.lock);
+
+		VM_WARN_ON_ONCE(!hlist_nulls_unhashed(&lruvec->lrugen.list));
+
+		gen = get_memcg_gen(pgdat->memcg_lru.seq);
+
+		lruvec->lrugen.gen = gen;
+
+		lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, gen, bin,
+				  false);
+		pgdat->memcg_lru.nr_memcgs[gen]++;
+
+		memcg_lru_unlock(&pgdat->memcg_lru.lock);
+	}
+}
+
+void lru_gen_offline_memcg(struct mem_cgroup *memcg)
+{
+	int nid;
+
+	for_each_node(nid) {
+		struct lruvec *lruvec = get_lruvec(memcg, nid);
+
+		lru_gen_rotate_memcg(lruvec, MEMCG_LRU_OLD);
+	}
+}
+
+void lru_gen_release_memcg(struct mem_cgroup *memcg)
+{
+	int gen;
+	int nid;
+
+	for_each_node(nid) {
+		struct pglist_data *pgdat = NODE_DATA(nid);
+		struct lruvec *lruvec = get_lruvec(memcg, nid);
+
+		memcg_lru_lock(&pgdat->memcg_lru.lock);
+
+#ifdef MLF_BUG_RELEASE_SPIN
+		/* before 6867c7a33206: release expected to find it linked */
+		if (VM_WARN_ON_ONCE(hlist_nulls_unhashed(&lruvec->lrugen.list)))
+			goto unlock;
+#else
+		if (hlist_nulls_unhashed(&lruvec->lrugen.list))
+			goto unlock;
+#endif
+
+		gen = lruvec->lrugen.gen;
+
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+		lru_gen_del_memcg(&pgdat->memcg_lru, &lruvec->lrugen, gen);
+#else
+		hlist_nulls_del_init_rcu(&lruvec->lrugen.list);
+#endif
+		lru_gen_dec_nr_memcgs(&pgdat->memcg_lru, gen);
+unlock:
+		memcg_lru_unlock(&pgdat->memcg_lru.lock);
+	}
+}
+
+void lru_gen_soft_reclaim(struct mem_cgroup *memcg, int nid)
+{
+	struct lruvec *lruvec = get_lruvec(memcg, nid);
+
+	/* see the comment on MEMCG_NR_GENS */
+	if (READ_ONCE(lruvec->lrugen.seg) != MEMCG_LRU_HEAD)
+		lru_gen_rotate_memcg(lruvec, MEMCG_LRU_HEAD);
+}
+
+/******************************************************************************
+ *                          the eviction (modelled)
+ ******************************************************************************/
+
+static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc)
+{
+	(void)lruvec;
+	/* root reclaim: abort once the request is met */
+	return sc->nr_to_reclaim && sc->nr_reclaimed >= sc->nr_to_reclaim;
+}
+
+/*
+ * Modelled: whether the aging finished and the lruvec should be rotated,
+ * and what the eviction reclaimed, come from memcg->shrink.
+ */
+static bool try_to_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
+{
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+
+	sc->nr_scanned++;
+	sc->nr_reclaimed += READ_ONCE(memcg->shrink.nr_reclaimed);
+	return READ_ONCE(memcg->shrink.success);
+}
+
+static bool lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc)
+{
+	(void)sc;
+	return READ_ONCE(lruvec_memcg(lruvec)->shrink.sizable);
+}
+
+static int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
+{
+	bool success;
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+
+	trace_mlf_walk(MLF_WALK_VISIT, lruvec, 0);
+
+	/* lru_gen_age_node() called mem_cgroup_calculate_protection() */
+	if (mem_cgroup_below_min(NULL, memcg))
+		return MEMCG_LRU_YOUNG;
+
+	if (mem_cgroup_below_low(NULL, memcg)) {
+		/* see the comment on MEMCG_NR_GENS */
+		if (READ_ONCE(lruvec->lrugen.seg) != MEMCG_LRU_TAIL)
+			return MEMCG_LRU_TAIL;
+	}
+
+	success = try_to_shrink_lruvec(lruvec, sc);
+
+	if (success && mem_cgroup_online(memcg))
+		return MEMCG_LRU_YOUNG;
+
+	if (!success && lruvec_is_sizable(lruvec, sc))
+		return 0;
+
+	/* one retry if offlined or too small */
+	return READ_ONCE(lruvec->lrugen.seg) != MEMCG_LRU_TAIL ?
+		       MEMCG_LRU_TAIL :
+		       MEMCG_LRU_YOUNG;
+}
+
+static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	int op;
+	int gen;
+	int bin;
+	int first_bin;
+	struct lruvec *lruvec = NULL;
+	struct lru_gen_folio *lrugen;
+	struct mem_cgroup *memcg;
+	struct hlist_nulls_node *pos;
+
+	gen = get_memcg_gen(READ_ONCE(pgdat->memcg_lru.seq));
+	bin = first_bin = get_random_u32_below(MEMCG_NR_BINS);
+	trace_mlf_walk(MLF_WALK_START, pgdat, gen);
+restart:
+#ifdef CONFIG_LRU_GEN_RESCHED
+	/* Yield between bins/retries that contain only skipped entries. */
+	cond_resched_tasks_rcu_qs();
+#endif
+	trace_mlf_walk(MLF_WALK_BIN, pgdat, bin);
+	op = 0;
+	memcg = NULL;
+
+	rcu_read_lock();
+
+	hlist_nulls_for_each_entry_rcu(lrugen, pos, &pgdat->memcg_lru.fifo[gen][bin], list) {
+		if (op) {
+			lru_gen_rotate_memcg(lruvec, op);
+			op = 0;
+		}
+
+		mem_cgroup_put(memcg);
+		memcg = NULL;
+
+		if (gen != READ_ONCE(lrugen->gen))
+			continue;
+
+		lruvec = container_of(lrugen, struct lruvec, lrugen);
+		memcg = lruvec_memcg(lruvec);
+
+		if (!mem_cgroup_tryget(memcg)) {
+			trace_mlf_walk(MLF_WALK_TRYGET_FAILED, memcg, 0);
+#ifndef MLF_BUG_RELEASE_SPIN
+			lru_gen_release_memcg(memcg);
+#endif
+			memcg = NULL;
+			continue;
+		}
+
+		rcu_read_unlock();
+
+		op = shrink_one(lruvec, sc);
+
+#ifdef CONFIG_LRU_GEN_RESCHED
+		/*
+		 * Empty or protected memcgs can bypass the
+		 * rescheduling points in page reclaim.  The memcg
+		 * reference pins our cursor while we yield outside
+		 * the RCU read-side critical section.
+		 */
+		cond_resched_tasks_rcu_qs();
+#endif
+
+		rcu_read_lock();
+
+		if (should_abort_scan(lruvec, sc))
+			break;
+	}
+
+	rcu_read_unlock();
+
+	if (op)
+		lru_gen_rotate_memcg(lruvec, op);
+
+	mem_cgroup_put(memcg);
+
+	if (!is_a_nulls(pos))
+		goto out;
+
+	/* restart if raced with lru_gen_rotate_memcg() */
+	if (gen != get_nulls_value(pos)) {
+		trace_mlf_walk(MLF_WALK_RESTART, pgdat, get_nulls_value(pos));
+		goto restart;
+	}
+
+	/* try the rest of the bins of the current generation */
+	bin = get_memcg_bin(bin + 1);
+	if (bin != first_bin)
+		goto restart;
+out:
+	trace_mlf_walk(MLF_WALK_END, pgdat, 0);
+}
+
+/******************************************************************************
+ *                          initialization
+ ******************************************************************************/
+
+void lru_gen_init_lruvec(struct lruvec *lruvec)
+{
+	/* unhashed until lru_gen_online_memcg() */
+	lruvec->lrugen.list.next = NULL;
+	lruvec->lrugen.list.pprev = NULL;
+	lruvec->lrugen.gen = 0;
+	lruvec->lrugen.seg = 0;
+}
+
+void lru_gen_exit_memcg(struct mem_cgroup *memcg)
+{
+	int nid;
+
+	for_each_node(nid) {
+		struct lruvec *lruvec = get_lruvec(memcg, nid);
+
+		lruvec->lrugen.list.next = LIST_POISON1;
+	}
+}
+
+void lru_gen_init_pgdat(struct pglist_data *pgdat)
+{
+	int i, j;
+
+	spin_lock_init(&pgdat->memcg_lru.lock);
+
+	for (i = 0; i < MEMCG_NR_GENS; i++) {
+		for (j = 0; j < MEMCG_NR_BINS; j++) {
+			INIT_HLIST_NULLS_HEAD(&pgdat->memcg_lru.fifo[i][j], i);
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+			pgdat->memcg_lru.tail[i][j] = NULL;
+#endif
+		}
+	}
+}
+
+/******************************************************************************
+ *                          entry points for the harness
+ ******************************************************************************/
+
+void mlf_shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	shrink_many(pgdat, sc);
+}
+
+void mlf_rotate_memcg(struct lruvec *lruvec, int op)
+{
+	lru_gen_rotate_memcg(lruvec, op);
+}

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Argument parsing and dispatch for tools/mlf.
+
+A subcommand module defines register(subparsers) -> adds its parser and sets
+parser.set_defaults(func=run) where run(args, extra) returns an exit code;
+`extra` holds the flags mlf did not recognise, for the engine.
+"""
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from . import common
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="tools/mlf",
+        description="mlf: fuzzing and concurrency testing of the MGLRU memcg LRU",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    import mlflib
+
+    for info in sorted(pkgutil.iter_modules(mlflib.__path__), key=lambda m: m.name):
+        if info.name in ("main", "common"):
+            continue
+        module = importlib.import_module("mlflib." + info.name)
+        if hasattr(module, "register"):
+            module.register(sub)
+    return parser
+
+
+def main(argv):
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    if extra and not getattr(args, "passthrough", False):
+        print("mlf %s: unknown argument%s: %s" % (args.command, "s" if len(extra) > 1 else "",
+                                                 " ".join(extra)), file=sys.stderr)
+        return 2
+    try:
+        return args.func(args, extra) or 0
+    except common.MlfError as e:
+        print("mlf %s: %s" % (args.command, e), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
