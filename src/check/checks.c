@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The structure checks of invariants.md. They only read the port's
+ * structures, and they never follow a pointer they cannot vouch for: a list
+ * entry is dereferenced only if it is the lrugen of a memcg that a world
+ * slot holds, so a stale or freed entry is reported, not chased. Every walk
+ * is bounded by the pool size, so a cycle is reported too.
+ */
+#include "checks.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const seg_names[] = { "default", "head", "tail" };
+
+static const char *seg_name(int seg)
+{
+	return seg >= 0 && seg < 3 ? seg_names[seg] : "?";
+}
+
+static void *grow(void *buf, int *cap, int want, size_t size)
+{
+	if (want <= *cap)
+		return buf;
+	buf = realloc(buf, want * size);
+	if (!buf)
+		abort();
+	*cap = want;
+	return buf;
+}
+
+/* ---- which list nodes are live lrugens of node nid: a small hash ---- */
+
+static struct {
+	const struct hlist_nulls_node **keys;
+	int *slot;
+	unsigned int *stamp;	/* entry valid iff stamp == cur */
+	unsigned int cur;
+	int cap;		/* power of two */
+} map;
+
+static unsigned int hash_ptr(const void *p, int cap)
+{
+	uint64_t v = (uintptr_t)p >> 3;
+
+	return (unsigned int)((v * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+static struct hlist_nulls_node *slot_node(const struct mlf_world *w, int slot,
+					  int nid)
+{
+	return &get_lruvec(w->slots[slot].memcg, nid)->lrugen.list;
+}
+
+static struct lru_gen_folio *slot_lrugen(const struct mlf_world *w, int slot,
+					 int nid)
+{
+	return &get_lruvec(w->slots[slot].memcg, nid)->lrugen;
+}
+
+static void map_build(const struct mlf_world *w, int nid)
+{
+	int cap = 64, i;
+
+	while (cap < 2 * w->pool_size)
+		cap *= 2;
+	if (cap > map.cap) {
+		free(map.keys);
+		free(map.slot);
+		free(map.stamp);
+		map.keys = calloc(cap, sizeof(*map.keys));
+		map.slot = calloc(cap, sizeof(*map.slot));
+		map.stamp = calloc(cap, sizeof(*map.stamp));
+		if (!map.keys || !map.slot || !map.stamp)
+			abort();
+		map.cap = cap;
+		map.cur = 0;
+	}
+	if (++map.cur == 0) {
+		memset(map.stamp, 0, map.cap * sizeof(*map.stamp));
+		map.cur = 1;
+	}
+	for (i = 0; i < w->pool_size; i++) {
+		const struct hlist_nulls_node *key;
+		unsigned int h;
+
+		if (!w->slots[i].memcg)
+			continue;
+		key = slot_node(w, i, nid);
+		h = hash_ptr(key, map.cap);
+		while (map.stamp[h] == map.cur)
+			h = (h + 1) & (map.cap - 1);
+		map.stamp[h] = map.cur;
+		map.keys[h] = key;
+		map.slot[h] = i;
+	}
+}
+
+/* The slot whose lrugen on the mapped node is @p, or -1. */
+static int map_lookup(const struct hlist_nulls_node *p)
+{
+	unsigned int h = hash_ptr(p, map.cap);
+
+	while (map.stamp[h] == map.cur) {
+		if (map.keys[h] == p)
+			return map.slot[h];
+		h = (h + 1) & (map.cap - 1);
+	}
+	return -1;
+}
+
+/* ---- walking one bin through live lrugens only ---- */
+
+enum scan_end {
+	SCAN_NULLS,	/* ended on a nulls marker (value in end_value) */
+	SCAN_UNKNOWN,	/* met a pointer that is no live lrugen */
+	SCAN_CYCLE,	/* more entries than the pool holds */
+};
+
+struct scan {
+	enum scan_end end;
+	unsigned long end_value;
+	const struct hlist_nulls_node *bad;	/* SCAN_UNKNOWN */
+	int len;
+	int *slots;		/* the slots met, head first */
+};
+
+static int *scan_buf;
+static int scan_cap;
+
+/* map_build(w, nid) first. */
+static void scan_bin(const struct mlf_world *w, int nid, int gen, int bin,
+		     struct scan *s)
+{
+	const struct hlist_nulls_node *pos =
+		w->nodes[nid].memcg_lru.fifo[gen][bin].first;
+
+	scan_buf = grow(scan_buf, &scan_cap, w->pool_size + 2,
+			sizeof(*scan_buf));
+	s->slots = scan_buf;
+	s->len = 0;
+	s->bad = NULL;
+	while (!is_a_nulls(pos)) {
+		int slot;
+
+		if (s->len > w->pool_size) {
+			s->end = SCAN_CYCLE;
+			return;
+		}
+		slot = map_lookup(pos);
+		if (slot < 0) {
+			s->end = SCAN_UNKNOWN;
+			s->bad = pos;
+			return;
+		}
+		s->slots[s->len++] = slot;
+		pos = pos->next;
+	}
+	s->end = SCAN_NULLS;
+	s->end_value = get_nulls_value(pos);
+}
+
+static bool bin_empty(const struct mlf_world *w, int nid, int gen, int bin)
+{
+	return is_a_nulls(w->nodes[nid].memcg_lru.fifo[gen][bin].first);
+}
+
+static bool gen_empty(const struct mlf_world *w, int nid, int gen)
+{
+	int bin;
+
+	for (bin = 0; bin < MEMCG_NR_BINS; bin++)
+		if (!bin_empty(w, nid, gen, bin))
+			return false;
+	return true;
+}
+
+/* Entries of @gen, counted by walking (bounded; only for messages). */
+static int count_gen_walked(const struct mlf_world *w, int nid, int gen)
+{
+	struct scan s;
+	int bin, n = 0;
+
+	map_build(w, nid);
+	for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+		scan_bin(w, nid, gen, bin, &s);
+		n += s.len + (s.end == SCAN_UNKNOWN);
+	}
+	return n;
+}
+
+/* First non-empty bin of @gen, and the memcg at its head (-1 if unknown). */
+static int first_entry(const struct mlf_world *w, int nid, int gen, int *slot)
+{
+	int bin;
+
+	for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+		if (bin_empty(w, nid, gen, bin))
+			continue;
+		map_build(w, nid);
+		*slot = map_lookup(w->nodes[nid].memcg_lru.fifo[gen][bin].first);
+		return bin;
+	}
+	return -1;
+}
+
+static void fail_at(struct mlf_failure *f, const char *check, int nid, int gen,
+		    int bin, int memcg)
+{
+	mlf_failure_init(f, check);
+	f->node = nid;
+	f->gen = gen;
+	f->bin = bin;
+	f->memcg = memcg;
+}
+
+/* ---- list.links ---- */
+
+bool check_list_links(const struct mlf_world *w, int nid, struct mlf_failure *f)
+{
+	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
+	int gen, bin;
+
+	map_build(w, nid);
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+			const struct hlist_nulls_head *head = &lru->fifo[gen][bin];
+			struct hlist_nulls_node *const *want = &head->first;
+			const struct hlist_nulls_node *pos = head->first;
+			int prev = -1, k = 0;
+			bool known = true;
+
+			while (!is_a_nulls(pos)) {
+				int slot = map_lookup(pos);
+
+				if (k > w->pool_size) {
+					fail_at(f, "list.links", nid, gen, bin,
+						MLF_NONE);
+					mlf_failure_msg(f,
+						"fifo[%d][%d]: no nulls marker after %d entries: the list has a cycle",
+						gen, bin, k);
+					return false;
+				}
+				/* list.membership reports what it cannot vouch for */
+				if (slot < 0) {
+					known = false;
+					break;
+				}
+				if (pos->pprev != want) {
+					fail_at(f, "list.links", nid, gen, bin,
+						slot);
+					if (prev < 0)
+						mlf_failure_msg(f,
+							"fifo[%d][%d]: entry 0 (m%d)'s pprev points at %p instead of the head's first (%p)",
+							gen, bin, slot,
+							(void *)pos->pprev,
+							(void *)want);
+					else
+						mlf_failure_msg(f,
+							"fifo[%d][%d]: entry %d (m%d)'s pprev points at %p instead of m%d's next (%p)",
+							gen, bin, k, slot,
+							(void *)pos->pprev, prev,
+							(void *)want);
+					return false;
+				}
+				want = &pos->next;
+				prev = slot;
+				pos = pos->next;
+				k++;
+			}
+			if (known && get_nulls_value(pos) != (unsigned long)gen) {
+				fail_at(f, "list.links", nid, gen, bin,
+					prev < 0 ? MLF_NONE : prev);
+				if (prev < 0)
+					mlf_failure_msg(f,
+						"fifo[%d][%d]: the empty head holds nulls value %lu instead of its generation %d",
+						gen, bin, get_nulls_value(pos),
+						gen);
+				else
+					mlf_failure_msg(f,
+						"fifo[%d][%d]: ends after m%d on nulls value %lu instead of its generation %d",
+						gen, bin, prev,
+						get_nulls_value(pos), gen);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* ---- list.membership ---- */
+
+static struct {
+	int *count, *gen, *bin;
+	int cap;
+} where;
+
+static const char *const state_names[] = {
+	[SLOT_EMPTY] = "empty", [SLOT_ONLINE] = "online",
+	[SLOT_OFFLINE] = "offline", [SLOT_DEAD] = "dead",
+};
+
+bool check_list_membership(const struct mlf_world *w, int nid,
+			   struct mlf_failure *f)
+{
+	int gen, bin, i;
+	struct scan s;
+
+	if (w->pool_size > where.cap) {
+		int cap = where.cap;
+
+		where.count = grow(where.count, &cap, w->pool_size, sizeof(int));
+		where.gen = realloc(where.gen, cap * sizeof(int));
+		where.bin = realloc(where.bin, cap * sizeof(int));
+		if (!where.gen || !where.bin)
+			abort();
+		where.cap = cap;
+	}
+	memset(where.count, 0, w->pool_size * sizeof(int));
+
+	map_build(w, nid);
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+			scan_bin(w, nid, gen, bin, &s);
+			for (i = 0; i < s.len; i++) {
+				int slot = s.slots[i];
+
+				if (where.count[slot]++) {
+					fail_at(f, "list.membership", nid, gen,
+						bin, slot);
+					mlf_failure_msg(f,
+						"m%d is in fifo[%d][%d] (entry %d) and already in fifo[%d][%d]",
+						slot, gen, bin, i,
+						where.gen[slot],
+						where.bin[slot]);
+					return false;
+				}
+				where.gen[slot] = gen;
+				where.bin[slot] = bin;
+			}
+			if (s.end == SCAN_UNKNOWN) {
+				fail_at(f, "list.membership", nid, gen, bin,
+					MLF_NONE);
+				mlf_failure_msg(f,
+					"fifo[%d][%d]: entry %d is %p, the lrugen of no live memcg on node %d (stale or freed pointer)",
+					gen, bin, s.len, (void *)s.bad, nid);
+				return false;
+			}
+		}
+	}
+
+	for (i = 0; i < w->pool_size; i++) {
+		const struct mlf_slot *slot = &w->slots[i];
+		const struct lru_gen_folio *lrugen;
+		bool hashed;
+
+		if (!slot->memcg)
+			continue;
+		lrugen = slot_lrugen(w, i, nid);
+		hashed = !hlist_nulls_unhashed(&lrugen->list);
+		if (!where.count[i]) {
+			if (slot->state != SLOT_DEAD) {
+				fail_at(f, "list.membership", nid, MLF_NONE,
+					MLF_NONE, i);
+				mlf_failure_msg(f,
+					"m%d is %s but in no bin of node %d",
+					i, state_names[slot->state], nid);
+				return false;
+			}
+			if (hashed) {
+				fail_at(f, "list.membership", nid, lrugen->gen,
+					MLF_NONE, i);
+				mlf_failure_msg(f,
+					"m%d is in no bin of node %d but hashed (pprev %p)",
+					i, nid, (void *)lrugen->list.pprev);
+				return false;
+			}
+			continue;
+		}
+		gen = where.gen[i];
+		bin = where.bin[i];
+		if (!hashed) {
+			fail_at(f, "list.membership", nid, gen, bin, i);
+			mlf_failure_msg(f,
+				"m%d sits in fifo[%d][%d] but is unhashed (pprev NULL)",
+				i, gen, bin);
+			return false;
+		}
+		if (lrugen->gen != gen) {
+			fail_at(f, "list.membership", nid, gen, bin, i);
+			mlf_failure_msg(f,
+				"m%d sits in fifo[%d][%d] but its lrugen.gen is %d",
+				i, gen, bin, lrugen->gen);
+			return false;
+		}
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+		if (lrugen->bin != bin) {
+			fail_at(f, "list.membership", nid, gen, bin, i);
+			mlf_failure_msg(f,
+				"m%d sits in fifo[%d][%d] but its lrugen.bin is %d",
+				i, gen, bin, lrugen->bin);
+			return false;
+		}
+#endif
+	}
+	return true;
+}
+
+/* ---- tail.cache ---- */
+
+bool check_tail_cache(const struct mlf_world *w, int nid, struct mlf_failure *f)
+{
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
+	int gen, bin;
+	struct scan s;
+
+	map_build(w, nid);
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+			const struct hlist_nulls_node *tail = lru->tail[gen][bin];
+			const struct hlist_nulls_node *last;
+			int tail_slot, last_slot;
+			char what[48];
+
+			scan_bin(w, nid, gen, bin, &s);
+			/* the list checks report a bin that cannot be walked */
+			if (s.end != SCAN_NULLS)
+				continue;
+			last_slot = s.len ? s.slots[s.len - 1] : -1;
+			last = s.len ? slot_node(w, last_slot, nid) : NULL;
+			if (tail == last)
+				continue;
+			tail_slot = tail ? map_lookup(tail) : -1;
+			if (tail_slot >= 0)
+				snprintf(what, sizeof(what), "m%d", tail_slot);
+			else
+				snprintf(what, sizeof(what),
+					 "no live lrugen of node %d", nid);
+			fail_at(f, "tail.cache", nid, gen, bin,
+				tail_slot >= 0 ? tail_slot : last_slot);
+			if (!tail)
+				mlf_failure_msg(f,
+					"tail[%d][%d] is NULL but the bin holds %d entries (last m%d)",
+					gen, bin, s.len, last_slot);
+			else if (!last)
+				mlf_failure_msg(f,
+					"tail[%d][%d] points at %p (%s) but the bin is empty",
+					gen, bin, (void *)tail, what);
+			else
+				mlf_failure_msg(f,
+					"tail[%d][%d] points at %p (%s) instead of the last entry m%d (%p)",
+					gen, bin, (void *)tail, what, last_slot,
+					(void *)last);
+			return false;
+		}
+	}
+#endif
+	return true;
+}
+
+/* ---- nr_memcgs ---- */
+
+bool check_nr_memcgs(const struct mlf_world *w, int nid, struct mlf_failure *f)
+{
+	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
+	int gen, bin;
+	struct scan s;
+
+	map_build(w, nid);
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
+		unsigned long n = 0;
+		bool whole = true;
+
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+			scan_bin(w, nid, gen, bin, &s);
+			whole &= s.end == SCAN_NULLS;
+			n += s.len;
+		}
+		/* a count over a broken list would blame the wrong thing */
+		if (!whole)
+			continue;
+		if (lru->nr_memcgs[gen] != n) {
+			fail_at(f, "nr_memcgs", nid, gen, MLF_NONE, MLF_NONE);
+			mlf_failure_msg(f,
+				"nr_memcgs[%d] is %lu but its bins hold %lu entries",
+				gen, lru->nr_memcgs[gen], n);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- seq.* ---- */
+
+bool check_seq_monotonic(const struct mlf_world *w, int nid,
+			 struct mlf_failure *f)
+{
+	unsigned long seq = w->nodes[nid].memcg_lru.seq;
+
+	if (seq >= w->seq_before[nid])
+		return true;
+	fail_at(f, "seq.monotonic", nid, MLF_NONE, MLF_NONE, MLF_NONE);
+	mlf_failure_msg(f, "seq went down from %lu to %lu", w->seq_before[nid],
+			seq);
+	return false;
+}
+
+bool check_seq_valid_gens(const struct mlf_world *w, int nid,
+			  struct mlf_failure *f)
+{
+	unsigned long seq = w->nodes[nid].memcg_lru.seq;
+	int gen = get_memcg_gen(seq + 2);
+	int slot = -1;
+	int bin = first_entry(w, nid, gen, &slot);
+
+	if (bin < 0)
+		return true;
+	fail_at(f, "seq.valid_gens", nid, gen, bin, slot >= 0 ? slot : MLF_NONE);
+	mlf_failure_msg(f,
+		"seq %lu: generation %d is neither old nor young but fifo[%d][%d] holds %s%d",
+		seq, gen, gen, bin, slot >= 0 ? "m" : "an unknown entry ", slot);
+	return false;
+}
+
+bool check_seq_old_nonempty(const struct mlf_world *w, int nid,
+			    struct mlf_failure *f)
+{
+	unsigned long seq = w->nodes[nid].memcg_lru.seq;
+	int old = get_memcg_gen(seq), young = get_memcg_gen(seq + 1);
+	int slot = -1, bin;
+
+	if (!gen_empty(w, nid, old))
+		return true;
+	bin = first_entry(w, nid, young, &slot);
+	if (bin < 0)
+		return true;
+	fail_at(f, "seq.old_nonempty", nid, young, bin,
+		slot >= 0 ? slot : MLF_NONE);
+	mlf_failure_msg(f,
+		"seq %lu: the old generation %d is empty but the young one %d is not (fifo[%d][%d] holds %s%d)",
+		seq, old, young, young, bin, slot >= 0 ? "m" : "an unknown entry ",
+		slot);
+	return false;
+}
+
+/*
+ * A reclaim walk on one node releases the dead memcgs it meets on every
+ * node, so on the other nodes one op may empty the old generation, then
+ * the young one: seq moves twice there.
+ */
+static bool released_elsewhere(const struct mlf_world *w, int nid)
+{
+	return w->cur_op_kind == MLF_OP_RECLAIM && w->cur_op_node != nid;
+}
+
+static bool node_empty(const struct mlf_world *w, int nid)
+{
+	int gen;
+
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++)
+		if (!gen_empty(w, nid, gen))
+			return false;
+	return true;
+}
+
+bool check_seq_advance(const struct mlf_world *w, int nid,
+		       struct mlf_failure *f)
+{
+	unsigned long before = w->seq_before[nid];
+	unsigned long after = w->nodes[nid].memcg_lru.seq;
+	unsigned long count_before = w->old_count_before[nid];
+	int old_before = get_memcg_gen(before);
+	bool emptied = gen_empty(w, nid, old_before);
+
+	/* twice: old emptied, then young (now old); nothing can be left */
+	if (after == before + 2 && released_elsewhere(w, nid) &&
+	    node_empty(w, nid))
+		return true;
+	if (after != before && after != before + 1) {
+		fail_at(f, "seq.advance", nid, old_before, MLF_NONE, MLF_NONE);
+		mlf_failure_msg(f,
+			"seq went from %lu to %lu in one op: it moves by at most one",
+			before, after);
+		return false;
+	}
+	if (after == before && count_before && emptied) {
+		fail_at(f, "seq.advance", nid, old_before, MLF_NONE, MLF_NONE);
+		mlf_failure_msg(f,
+			"the op emptied the old generation %d (%lu entries before, 0 now) but seq stayed at %lu",
+			old_before, count_before, after);
+		return false;
+	}
+	if (after == before + 1 && !emptied) {
+		fail_at(f, "seq.advance", nid, old_before, MLF_NONE, MLF_NONE);
+		mlf_failure_msg(f,
+			"seq advanced from %lu to %lu but the old generation %d still holds %d entries",
+			before, after, old_before,
+			count_gen_walked(w, nid, old_before));
+		return false;
+	}
+	return true;
+}
+
+/* ---- seg.semantics ---- */
+
+static const char *const rotate_names[] = {
+	[MEMCG_LRU_NOP] = "NOP",   [MEMCG_LRU_HEAD] = "HEAD",
+	[MEMCG_LRU_TAIL] = "TAIL", [MEMCG_LRU_OLD] = "OLD",
+	[MEMCG_LRU_YOUNG] = "YOUNG",
+};
+
+bool check_seg_semantics(const struct mlf_world *w, const struct mlf_op *op,
+			 int nid, int rotate_op, int gen_before, int seg_before,
+			 unsigned long seq_before, struct mlf_failure *f)
+{
+	int id = op->memcg % w->pool_size;
+	const struct mem_cgroup *memcg = w->slots[id].memcg;
+	const struct lru_gen_folio *lrugen;
+	const char *name;
+	int gen, seg, bin = -1, b;
+	int want_gen = gen_before, want_seg = MEMCG_LRU_HEAD;
+	bool first, last, want_first = true;
+
+	if (rotate_op < MEMCG_LRU_HEAD || rotate_op > MEMCG_LRU_YOUNG) {
+		fail_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
+		mlf_failure_msg(f, "m%d: no such rotation %d", id, rotate_op);
+		return false;
+	}
+	name = rotate_names[rotate_op];
+	if (!memcg) {
+		fail_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
+		mlf_failure_msg(f, "m%d is gone after %s", id, name);
+		return false;
+	}
+	lrugen = &get_lruvec((struct mem_cgroup *)memcg, nid)->lrugen;
+	if (hlist_nulls_unhashed(&lrugen->list)) {
+		fail_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
+		mlf_failure_msg(f, "m%d is not linked on node %d after %s", id,
+				nid, name);
+		return false;
+	}
+	gen = lrugen->gen;
+	seg = lrugen->seg;
+	for (b = 0; b < MEMCG_NR_BINS && gen < MEMCG_NR_GENS; b++)
+		if (lrugen->list.pprev ==
+		    &w->nodes[nid].memcg_lru.fifo[gen][b].first)
+			bin = b;
+	first = bin >= 0;
+	last = is_a_nulls(lrugen->list.next);
+
+	switch (rotate_op) {
+	case MEMCG_LRU_HEAD:
+		break;
+	case MEMCG_LRU_TAIL:
+		want_seg = MEMCG_LRU_TAIL;
+		want_first = false;
+		break;
+	case MEMCG_LRU_OLD:
+		want_gen = get_memcg_gen(seq_before);
+		want_seg = 0;
+		break;
+	case MEMCG_LRU_YOUNG:
+		want_gen = get_memcg_gen(seq_before + 1);
+		want_seg = 0;
+		want_first = false;
+#ifdef CONFIG_LRU_GEN_YOUNG_SKIP
+		/* skipped: allowed only from young's default segment */
+		if (gen == gen_before && seg == seg_before &&
+		    gen_before == want_gen && seg_before == 0)
+			return true;
+#endif
+		break;
+	}
+
+	if (gen == want_gen && seg == want_seg &&
+	    (want_first ? first : last))
+		return true;
+
+	fail_at(f, "seg.semantics", nid, gen, bin >= 0 ? bin : MLF_NONE, id);
+	mlf_failure_msg(f,
+		"after %s (before: gen %d seg %s, seq %lu) m%d is in gen %d seg %s, %s its bin; want gen %d seg %s, %s",
+		name, gen_before, seg_name(seg_before), seq_before, id, gen,
+		seg_name(seg),
+		first && last ? "alone in" :
+		first	      ? "first in" :
+		last	      ? "last in" :
+				"inside",
+		want_gen, seg_name(want_seg),
+		want_first ? "first" : "last");
+	return false;
+}
+
+/* ---- model.order ---- */
+
+bool check_model_order(const struct mlf_world *w, int nid,
+		       struct mlf_failure *f)
+{
+	const struct mlf_model_node *mnode = &w->model.nodes[nid];
+	unsigned long seq = w->nodes[nid].memcg_lru.seq;
+	int gen, bin, i;
+	struct scan s;
+
+	if (seq != mnode->seq) {
+		fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, MLF_NONE);
+		mlf_failure_msg(f, "seq is %lu, the model's %lu", seq,
+				mnode->seq);
+		return false;
+	}
+
+	map_build(w, nid);
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+			const struct mlf_model_bin *mb = &mnode->bins[gen][bin];
+
+			scan_bin(w, nid, gen, bin, &s);
+			if (s.end != SCAN_NULLS) {
+				fail_at(f, "model.order", nid, gen, bin,
+					MLF_NONE);
+				mlf_failure_msg(f,
+					"fifo[%d][%d] cannot be walked past entry %d (%s)",
+					gen, bin, s.len,
+					s.end == SCAN_CYCLE ? "a cycle" :
+							      "a stale pointer");
+				return false;
+			}
+			for (i = 0; i < s.len || i < mb->len; i++) {
+				int port = i < s.len ?
+					w->slots[s.slots[i]].memcg->id : -1;
+				int model = i < mb->len ? mb->ids[i] : -1;
+
+				if (port == model)
+					continue;
+				fail_at(f, "model.order", nid, gen, bin,
+					port >= 0 ? port : model);
+				if (port < 0)
+					mlf_failure_msg(f,
+						"fifo[%d][%d] position %d: the port's bin ends (%d entries), the model has m%d",
+						gen, bin, i, s.len, model);
+				else if (model < 0)
+					mlf_failure_msg(f,
+						"fifo[%d][%d] position %d: the port has m%d, the model's bin ends (%d entries)",
+						gen, bin, i, port, mb->len);
+				else
+					mlf_failure_msg(f,
+						"fifo[%d][%d] position %d: the port has m%d, the model m%d",
+						gen, bin, i, port, model);
+				return false;
+			}
+		}
+	}
+
+	for (i = 0; i < w->pool_size; i++) {
+		const struct mlf_model_memcg *mc = &w->model.memcgs[i];
+		struct mem_cgroup *memcg = w->slots[i].memcg;
+		const struct lru_gen_folio *lrugen;
+		bool linked;
+		long refs;
+
+		if (!memcg != !mc->allocated) {
+			fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+			mlf_failure_msg(f, "m%d %s in the port, %s in the model",
+					i, memcg ? "exists" : "does not exist",
+					mc->allocated ? "exists" :
+							"does not exist");
+			return false;
+		}
+		if (!memcg)
+			continue;
+		lrugen = slot_lrugen(w, i, nid);
+		linked = !hlist_nulls_unhashed(&lrugen->list);
+		refs = atomic_long_read(&memcg->refcnt);
+		if (refs != mc->refs) {
+			fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+			mlf_failure_msg(f,
+				"m%d holds %ld references, %ld in the model",
+				i, refs, mc->refs);
+			return false;
+		}
+		if (linked != mc->linked[nid]) {
+			fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+			mlf_failure_msg(f, "m%d is %s in the port, %s in the model",
+					i, linked ? "linked" : "unlinked",
+					mc->linked[nid] ? "linked" : "unlinked");
+			return false;
+		}
+		if (linked && (lrugen->gen != mc->gen[nid] ||
+			       lrugen->seg != mc->seg[nid])) {
+			fail_at(f, "model.order", nid, lrugen->gen, MLF_NONE, i);
+			mlf_failure_msg(f,
+				"m%d has gen %d seg %s in the port, gen %d seg %s in the model",
+				i, lrugen->gen, seg_name(lrugen->seg),
+				mc->gen[nid], seg_name(mc->seg[nid]));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- reclaim.progress ---- */
+
+bool check_reclaim_progress(const struct mlf_world *w, int nid, int walk_gen,
+			    bool aborted, const int *failed, int nr_failed,
+			    struct mlf_failure *f)
+{
+	int i;
+
+
+	for (i = 0; i < nr_failed; i++) {
+		int id = failed[i];
+		struct mem_cgroup *memcg;
+
+		if (id < 0 || id >= w->pool_size)
+			continue;
+		memcg = w->slots[id].memcg;
+		/* released and gone since: nothing left to be linked */
+		if (!memcg || memcg->id != id)
+			continue;
+		if (!hlist_nulls_unhashed(&slot_lrugen(w, id, nid)->list)) {
+			fail_at(f, "reclaim.progress", nid,
+				slot_lrugen(w, id, nid)->gen, MLF_NONE, id);
+			mlf_failure_msg(f,
+				"the walk found m%d dead (tryget failed) but left it linked in gen %d",
+				id, slot_lrugen(w, id, nid)->gen);
+			return false;
+		}
+	}
+	if (aborted)
+		return true;
+	for (i = 0; i < w->pool_size; i++) {
+		const struct lru_gen_folio *lrugen;
+
+		if (w->slots[i].state != SLOT_DEAD || !w->slots[i].memcg)
+			continue;
+		lrugen = slot_lrugen(w, i, nid);
+		if (hlist_nulls_unhashed(&lrugen->list) ||
+		    lrugen->gen != walk_gen)
+			continue;
+		fail_at(f, "reclaim.progress", nid, walk_gen, MLF_NONE, i);
+		mlf_failure_msg(f,
+			"a whole walk of gen %d left dead m%d linked in it",
+			walk_gen, i);
+		return false;
+	}
+	return true;
+}
+
+/* ---- all of the structure ---- */
+
+bool check_structure(const struct mlf_world *w, int nid, struct mlf_failure *f)
+{
+	/* the others would follow the pointers that list.links found bad */
+	return check_list_links(w, nid, f) &&
+	       check_list_membership(w, nid, f) &&
+	       check_tail_cache(w, nid, f) && check_nr_memcgs(w, nid, f) &&
+	       check_seq_valid_gens(w, nid, f) &&
+	       check_seq_old_nonempty(w, nid, f);
+}

@@ -29,7 +29,8 @@ struct mlf_model_features {
 
 struct mlf_model_bin {
 	int len;
-	int *ids;		/* memcg ids, head first; pool_size capacity */
+	int cap;		/* grown on demand, at most pool_size */
+	int *ids;		/* memcg ids, head first */
 };
 
 struct mlf_model_node {
@@ -45,6 +46,7 @@ struct mlf_model_memcg {
 	bool linked[MAX_NUMNODES];
 	u8 gen[MAX_NUMNODES];
 	u8 seg[MAX_NUMNODES];
+	u8 bin[MAX_NUMNODES];	/* the bin it sits in, while linked */
 };
 
 struct mlf_model {

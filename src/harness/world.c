@@ -248,6 +248,8 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	slot = &w->slots[op.memcg];
 
 	mlf_current_op = w->op_index++;
+	w->cur_op_kind = op.kind;
+	w->cur_op_node = op.node;
 	for (nid = 0; nid < w->nr_nodes; nid++) {
 		w->seq_before[nid] = w->nodes[nid].memcg_lru.seq;
 		w->old_count_before[nid] =

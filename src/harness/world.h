@@ -42,6 +42,9 @@ struct mlf_world {
 	/* full check every N ops when full_checks is off (0: never) */
 	unsigned long full_check_interval;
 	long op_index;
+	/* the op being checked: its kind and node (after clamping) */
+	int cur_op_kind;
+	int cur_op_node;
 	/* counters */
 	unsigned long ops_applied, ops_skipped, walks, restarts;
 };

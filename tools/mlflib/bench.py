@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: GPL-2.0
+"""mlf bench: benchmarks that print figures.
+
+  rotation  the seed series' memory.reclaim benchmark (bench/rotation.c), all
+            variants interleaved in one invocation, laid out like the seed's
+            table; --sweep draws throughput against memcg count (gnuplot).
+"""
+import csv
+import json
+import os
+import shutil
+
+from . import common
+
+SEED_TABLE = {  # the cover letter of seed 000: requests/s, mean ms, max ms
+    "v6.12": (4.56, 1739.85, 4083.55),
+    "p1-3": (43.42, 183.53, 393.15),
+    "p1-4": (59.22, 134.03, 393.44),
+    "p1-5": (57.80, 137.63, 412.72),
+}
+
+
+def _variants(text):
+    names = [v for v in text.split(",") if v]
+    for v in names:
+        if v not in common.CORRECT_VARIANTS:
+            raise common.MlfError("unknown variant %r (have: %s)"
+                                  % (v, ", ".join(common.CORRECT_VARIANTS)))
+    return names
+
+
+def _counts(text):
+    try:
+        counts = [int(c) for c in text.split(",") if c]
+    except ValueError:
+        raise common.MlfError("--sweep wants memcg counts like 100,300,1000: %r" % text)
+    if not counts or min(counts) < 1:
+        raise common.MlfError("--sweep wants positive memcg counts: %r" % text)
+    return counts
+
+
+def _build(lock):
+    from . import build
+    preset = "release-spin" if lock == "spin" else "release"
+    return build.ensure_built(preset)
+
+
+def _run_one(build_dir, variant, memcgs, workers, seconds, retries, extra):
+    binary = os.path.join(build_dir, "bench", "bench_rotation_" + variant)
+    cmd = [binary, "--memcgs", memcgs, "--workers", workers, "--time", seconds,
+           "--retries", retries] + list(extra)
+    proc = common.run(cmd, capture_output=True, text=True)
+    for line in proc.stdout.splitlines():
+        if line.startswith("{"):
+            return json.loads(line)
+    raise common.MlfError("%s printed no result" % binary)
+
+
+def _merge(rows):
+    """Sum interleaved rounds of one variant into one result."""
+    total = dict(rows[0])
+    secs = sum(r["seconds"] for r in rows)
+    reqs = sum(r["requests"] for r in rows)
+    rots = sum(r["rotations"] for r in rows)
+    total.update(
+        seconds=secs, requests=reqs, rotations=rots,
+        requests_per_s=reqs / secs if secs else 0.0,
+        rotations_per_s=rots / secs if secs else 0.0,
+        mean_latency_ms=(sum(r["mean_latency_ms"] * r["requests"] for r in rows) / reqs
+                         if reqs else 0.0),
+        max_latency_ms=max(r["max_latency_ms"] for r in rows),
+        lock_mean_hold_us=(sum(r["lock_mean_hold_us"] * r["rotations"] for r in rows) / rots
+                           if rots else 0.0),
+        lock_max_hold_us=max(r["lock_max_hold_us"] for r in rows),
+        lock_wait_s=sum(r["lock_wait_s"] for r in rows),
+    )
+    return total
+
+
+def measure(build_dir, variants, memcgs, workers, seconds, rounds, retries, extra):
+    """Run every variant `rounds` times, interleaved; {variant: merged result}."""
+    per = {v: [] for v in variants}
+    for _ in range(rounds):
+        for v in variants:
+            per[v].append(_run_one(build_dir, v, memcgs, workers,
+                                   "%.3f" % (seconds / rounds), retries, extra))
+    return {v: _merge(rows) for v, rows in per.items()}
+
+
+def print_table(results, memcgs, workers, lock):
+    base = results.get("v6.12")
+    print("\n%d memcgs, %d workers, %s lock:" % (memcgs, workers, lock))
+    print("%-15s %12s %13s %13s %9s %13s %11s %11s %10s" % (
+        "", "Requests/sec", "Mean latency", "Max latency", "vs v6.12",
+        "Rotations/s", "Lock hold", "max hold", "Lock wait"))
+    for v, r in results.items():
+        ratio = ("%8.2fx" % (r["requests_per_s"] / base["requests_per_s"])
+                 if base and base["requests_per_s"] else "%9s" % "-")
+        print("%-15s %12.2f %10.2f ms %10.2f ms %s %13.0f %8.3f us %8.0f us %8.2f s" % (
+            v, r["requests_per_s"], r["mean_latency_ms"], r["max_latency_ms"], ratio,
+            r["rotations_per_s"], r["lock_mean_hold_us"], r["lock_max_hold_us"],
+            r["lock_wait_s"]))
+    seed = [v for v in results if v in SEED_TABLE]
+    if base and "v6.12" in seed:
+        print("\nseed 000 (12-core Xeon, kernel 6.18):")
+        for v in seed:
+            rps, mean, mx = SEED_TABLE[v]
+            print("%-15s %12.2f %10.2f ms %10.2f ms %8.2fx" % (
+                v, rps, mean, mx, rps / SEED_TABLE["v6.12"][0]))
+
+
+def write_csv(path, rows):
+    if os.path.exists(path):
+        raise common.MlfError("%s exists; not overwriting it" % path)
+    fields = ["variant", "lock", "memcgs", "workers", "requests_per_s", "mean_latency_ms",
+              "max_latency_ms", "rotations_per_s", "lock_mean_hold_us", "lock_max_hold_us",
+              "lock_wait_s", "requests", "seconds"]
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    print("mlf bench: wrote %s" % path)
+
+
+def plot_sweep(rows, variants, png, lock):
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        raise common.MlfError("gnuplot is missing (tools/mlf setup installs gnuplot-nox)")
+    data = png[:-4] + ".dat" if png.endswith(".png") else png + ".dat"
+    with open(data, "w", encoding="utf-8") as f:
+        for i, v in enumerate(variants):
+            f.write("# %s\n" % v)
+            for r in rows:
+                if r["variant"] == v:
+                    f.write("%d %.4f\n" % (r["memcgs"], r["requests_per_s"]))
+            f.write("\n\n")
+    script = "\n".join([
+        "set terminal pngcairo size 900,600 font ',11'",
+        "set output '%s'" % png,
+        "set title 'memory.reclaim requests/s against memcg count (%s lock, %d workers)'"
+        % (lock, rows[0]["workers"]),
+        "set logscale xy",
+        "set xlabel 'memcgs on the node'",
+        "set ylabel 'requests/s'",
+        "set grid",
+        "set key outside right",
+        "plot " + ", ".join("'%s' index %d with linespoints lw 2 title '%s'" % (data, i, v)
+                            for i, v in enumerate(variants)),
+    ])
+    common.run([gnuplot], input=script, text=True)
+    print("mlf bench: plotted %s (data in %s)" % (png, data))
+
+
+def run_rotation(args, extra):
+    variants = _variants(args.variants)
+    locks = ["mutex", "spin"] if args.lock == "both" else [args.lock]
+    counts = _counts(args.sweep) if args.sweep else [args.memcgs]
+    all_rows = []
+    for lock in locks:
+        build_dir = _build(lock)
+        for n in counts:
+            results = measure(build_dir, variants, n, args.workers, args.time, args.rounds,
+                              args.retries, extra)
+            print_table(results, n, args.workers, lock)
+            all_rows += list(results.values())
+        if args.sweep:
+            png = args.plot or os.path.join(common.ROOT, "bench", "rotation-sweep-%s.png" % lock)
+            plot_sweep([r for r in all_rows if r["lock"] == lock], variants, png, lock)
+    if args.csv:
+        write_csv(args.csv, all_rows)
+    return 0
+
+
+def register(subparsers):
+    p = subparsers.add_parser("bench", help="benchmarks that print figures")
+    sub = p.add_subparsers(dest="bench", metavar="BENCH")
+    r = sub.add_parser(
+        "rotation", help="the seed's memory.reclaim rotation benchmark",
+        description="N memcgs on one node; W workers issue memory.reclaim-like requests "
+                    "(shrink_many at priorities 12..0, nothing reclaimable) back to back. "
+                    "All variants run interleaved in one invocation. Unknown flags go to "
+                    "bench_rotation.")
+    r.add_argument("--memcgs", type=int, default=1500)
+    r.add_argument("--workers", type=int, default=8)
+    r.add_argument("--time", type=float, default=30.0,
+                   help="seconds per variant, split over --rounds (default 30)")
+    r.add_argument("--rounds", type=int, default=3,
+                   help="interleaved rounds per variant (default 3)")
+    r.add_argument("--retries", type=int, default=1,
+                   help="try_to_free_mem_cgroup_pages calls per request (kernel: 17)")
+    r.add_argument("--variants", default=",".join(common.CORRECT_VARIANTS))
+    r.add_argument("--lock", choices=["mutex", "spin", "both"], default="mutex",
+                   help="spinlock_t as a sleeping mutex or a spinning lock")
+    r.add_argument("--sweep", help="memcg counts, e.g. 100,300,1000,1500,3000,10000")
+    r.add_argument("--plot", help="PNG for --sweep (default bench/rotation-sweep-LOCK.png)")
+    r.add_argument("--csv", help="write one row per variant (and count) to this file")
+    r.set_defaults(func=run_rotation, passthrough=True)
+    p.set_defaults(func=lambda args, extra: p.print_help() or 2)
