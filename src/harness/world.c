@@ -64,6 +64,8 @@ void world_init(struct mlf_world *w, int nr_nodes, int pool_size)
 	w->nr_nodes = nr_nodes;
 	w->pool_size = pool_size;
 	w->full_checks = true;
+	/* one thread: frees run at rcu_barrier(), after a grace period */
+	mlf_rcu_defer_callbacks(true);
 	nr_node_ids = nr_nodes;
 	for (nid = 0; nid < nr_nodes; nid++) {
 		w->nodes[nid].node_id = nid;

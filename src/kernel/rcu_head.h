@@ -20,6 +20,8 @@ void mlf_synchronize_rcu(void);
 void mlf_call_rcu(struct callback_head *head,
 		  void (*func)(struct callback_head *head));
 void mlf_rcu_barrier(void);
+/* Single-threaded runs: run call_rcu callbacks at rcu_barrier() (rcu.c). */
+void mlf_rcu_defer_callbacks(bool on);
 int mlf_rcu_read_depth(void);
 
 #endif

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz target memcg_lru: decode an input into ops, apply them one by one to
+ * a fresh world (port + reference model), which runs every structure check
+ * and the model comparison after each op. A failure aborts through mlf_fail()
+ * with the check name and op index; the context printer below then shows the
+ * trace around that op, so the report can be read without tools.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "harness/world.h"
+#include "trace.h"
+
+#define CONTEXT_BEFORE 5
+
+static struct mlf_header header;
+static struct mlf_op ops[MLF_FUZZ_MAX_OPS];
+static size_t nr_ops;
+static struct mlf_world world;
+
+static void print_context(void)
+{
+	long at = mlf_current_op;
+	long from, i;
+
+	if (at < 0 || at >= (long)nr_ops) {
+		/* not inside an op (e.g. teardown): show how the input ended */
+		fprintf(stderr, "trace (failure outside an op), last ops:\n");
+		at = nr_ops;
+	} else {
+		fprintf(stderr, "trace around op %ld (of %zu):\n", at, nr_ops);
+	}
+	fprintf(stderr, "  ");
+	mlf_trace_print_header(stderr, &header);
+	from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
+	if (from)
+		fprintf(stderr, "  # ... %ld op%s before\n", from,
+			from == 1 ? "" : "s");
+	for (i = from; i <= at && i < (long)nr_ops; i++) {
+		fprintf(stderr, "%c ", i == at ? '>' : ' ');
+		mlf_trace_print_op(stderr, &header, &ops[i]);
+		fprintf(stderr, "\n");
+	}
+}
+
+/* parse(print(decode(bytes))) == decode(bytes), on every input fuzzed */
+static void check_trace_roundtrip(void)
+{
+	static struct mlf_op again[MLF_FUZZ_MAX_OPS];
+	struct mlf_trace_error err;
+	struct mlf_header h;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *out;
+	long n;
+
+	out = open_memstream(&text, &len);
+	if (!out)
+		abort();
+	mlf_trace_print(out, &header, ops, nr_ops);
+	fclose(out);
+	n = mlf_trace_parse(text, len, &h, again, MLF_FUZZ_MAX_OPS, &err);
+	free(text);
+	if (n < 0)
+		mlf_fail_simple("trace.roundtrip", "printed trace does not parse: %s",
+				err.msg);
+	if (n != (long)nr_ops || h.nr_nodes != header.nr_nodes ||
+	    h.pool_size != header.pool_size)
+		mlf_fail_simple("trace.roundtrip",
+				"printed trace parses to %ld ops (%d nodes, pool %d), not %zu (%d, %d)",
+				n, h.nr_nodes, h.pool_size, nr_ops,
+				header.nr_nodes, header.pool_size);
+	for (i = 0; i < nr_ops; i++)
+		if (!mlf_op_equal(&ops[i], &again[i]))
+			mlf_fail_simple("trace.roundtrip",
+					"op %zu changes through print and parse",
+					i);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t i;
+
+	mlf_set_context_printer(print_context);
+	nr_ops = mlf_decode(data, size, &header, ops, MLF_FUZZ_MAX_OPS);
+	check_trace_roundtrip();
+
+	world_init(&world, header.nr_nodes, header.pool_size);
+	for (i = 0; i < nr_ops; i++)
+		world_apply(&world, &ops[i]);
+	world_destroy(&world);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trace: the readable twin of a fuzz input, one op per line (format in
+ * fuzz/README.md). It prints every decoded input and parses back to the
+ * same ops; reproducers, regression tests and bug reports are written in it.
+ */
+#ifndef _MLF_FUZZ_TRACE_H
+#define _MLF_FUZZ_TRACE_H
+
+#include <stdio.h>
+
+#include "codec.h"
+
+#define MLF_TRACE_MAGIC "# mlf trace v1"
+
+struct mlf_trace_error {
+	int line;		/* 1-based; 0 when not tied to a line */
+	char what[200];		/* what is wrong, one line */
+	char msg[256];		/* "trace:LINE: " + what */
+};
+
+/* The magic line, the header line, then one line per op. */
+void mlf_trace_print(FILE *out, const struct mlf_header *h,
+		     const struct mlf_op *ops, size_t n);
+void mlf_trace_print_header(FILE *out, const struct mlf_header *h);
+/* One op, without the newline. */
+void mlf_trace_print_op(FILE *out, const struct mlf_header *h,
+			const struct mlf_op *op);
+
+/*
+ * Parse @len bytes of trace text (no NUL needed) into @h and at most @cap
+ * ops. Returns the number of ops, or -1 with @err filled for the first bad
+ * line (or a missing header).
+ */
+long mlf_trace_parse(const char *text, size_t len, struct mlf_header *h,
+		     struct mlf_op *ops, size_t cap,
+		     struct mlf_trace_error *err);
+
+#endif

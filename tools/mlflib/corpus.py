@@ -1,0 +1,308 @@
+# SPDX-License-Identifier: GPL-2.0
+"""mlf corpus: write the seed corpora, deterministically.
+
+Each memcg_lru seed is written as a trace, corpus/memcg_lru/<name>.trace,
+and encoded by mlf-trace into its bytes, corpus/memcg_lru/<name>; the
+replay driver and the fuzzers skip *.trace. trace_parser seeds are trace
+text themselves (no .trace suffix, since that text is the input). Each
+target has its own generator (GENERATORS); nulls_list ships its seeds under
+corpus/nulls_list/ or generates them with fuzz/nulls_list_seeds.py. Files a
+generator does not write are never touched.
+"""
+import filecmp
+import os
+import random
+import sys
+import tempfile
+
+from . import common
+from . import fuzz
+
+HEADER = "# mlf trace v1\n"
+
+
+class Trace:
+    """A seed being written: trace lines plus the draws a person would pick."""
+
+    def __init__(self, comment, nodes, pool, seed):
+        self.lines = [HEADER.rstrip("\n")] + ["# " + c for c in comment.split("\n")]
+        self.lines.append("nodes %d pool %d" % (nodes, pool))
+        self.nodes = nodes
+        self.rng = random.Random(seed)
+
+    def bin(self):
+        return self.rng.randrange(8)
+
+    def op(self, text):
+        self.lines.append(text)
+
+    def online(self, m, b=None):
+        self.op("online m%d bin=%d" % (m, self.bin() if b is None else b))
+
+    def offline(self, m):
+        self.op("offline m%d bins=%s" % (m, ",".join(str(self.bin()) for _ in range(self.nodes))))
+
+    def rotate(self, m, n, how, b=None):
+        self.op("rotate m%d n%d %s bin=%d" % (m, n, how, self.bin() if b is None else b))
+
+    def reclaim(self, n, target=0, draws=None):
+        draws = draws if draws is not None else [self.bin() for _ in range(32)]
+        self.op("reclaim n%d target=%d draws=%s" % (n, target, ",".join(map(str, draws))))
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+def seed_online_1500_reclaim():
+    t = Trace("1500 memcgs onlined, then reclaimed on both nodes (the series' benchmark\n"
+              "shape), with a mix of outcomes so walks rotate them all ways", 2, 1500, 1)
+    for m in range(1500):
+        t.online(m)
+    for m in range(0, 1500, 7):
+        t.op("set m%d min=%d low=%d success=%d sizable=%d reclaim=%d"
+             % (m, m % 5 == 0, m % 3 == 0, m % 2, m % 11 == 0, m % 16))
+    for n in (0, 1, 0, 1):
+        t.reclaim(n, target=0)
+    t.reclaim(0, target=64)
+    return t
+
+
+def seed_rotation_storm():
+    t = Trace("rotation storm into one bin: everything lands in bin 3 of its generation,\n"
+              "so head / tail insertion, the cached tail and deletion all meet there", 1, 48, 2)
+    for m in range(48):
+        t.online(m, 3)
+    for i in range(400):
+        m = (i * 17) % 48
+        t.rotate(m, 0, ("HEAD", "TAIL", "TAIL", "HEAD", "YOUNG", "OLD")[i % 6], 3)
+    t.reclaim(0, draws=[3] * 32)
+    return t
+
+
+def seed_old_gen_release():
+    t = Trace("the old generation emptied by release: all but m0 go young, m0 dies\n"
+              "and is released, so seq must advance", 1, 8, 3)
+    for m in range(4):
+        t.online(m)
+    for m in range(1, 4):
+        t.rotate(m, 0, "YOUNG")
+    t.offline(0)
+    t.op("release m0")
+    t.online(0)
+    t.online(4)
+    return t
+
+
+def seed_old_gen_young():
+    t = Trace("the old generation emptied by YOUNG rotations, twice over", 2, 6, 4)
+    for m in range(6):
+        t.online(m)
+    for _ in range(2):
+        for n in range(2):
+            for m in range(6):
+                t.rotate(m, n, "YOUNG")
+    t.rotate(2, 0, "OLD")
+    t.rotate(2, 0, "YOUNG")
+    return t
+
+
+def seed_offline_under_walk():
+    t = Trace("offline of memcgs a reclaim walk meets: m1 offline but pinned by an\n"
+              "extra reference, m2 and m3 dead (tryget fails) and not yet released,\n"
+              "so the walk must release them itself", 1, 8, 5)
+    for m in range(6):
+        t.online(m)
+    t.op("get m1")
+    t.offline(1)
+    t.op("get m2")
+    t.offline(2)
+    t.offline(3)
+    t.reclaim(0, target=0)
+    t.op("put m2")
+    t.reclaim(0, target=0)
+    t.op("put m1")
+    t.reclaim(0, target=0)
+    t.op("release m1")
+    t.op("release m2")
+    t.op("release m3")
+    t.online(1)
+    t.reclaim(0, target=0)
+    return t
+
+
+def seed_four_nodes():
+    t = Trace("four nodes: online draws one bin for all, offline one per node", 4, 16, 6)
+    for m in range(16):
+        t.online(m)
+    for i in range(64):
+        t.rotate(i % 16, i % 4, ("HEAD", "TAIL", "OLD", "YOUNG")[(i // 4) % 4])
+    for n in range(4):
+        t.reclaim(n, target=16)
+    for m in range(0, 16, 3):
+        t.offline(m)
+    for n in range(4):
+        t.reclaim(n)
+    return t
+
+
+def seed_soft_softirq():
+    t = Trace("soft limit reclaim (memcg v1) from softirq and from task context:\n"
+              "the node lock must be irq-safe", 2, 8, 7)
+    for m in range(8):
+        t.online(m)
+    for i in range(24):
+        t.op("soft m%d n%d%s bin=%d" % (i % 8, i % 2, " softirq" if i % 3 else "", t.bin()))
+        if i % 5 == 4:
+            t.rotate(i % 8, i % 2, "TAIL")
+    t.reclaim(0)
+    return t
+
+
+def seed_outcomes_targets():
+    t = Trace("shrink_one() outcomes (min, low, success, sizable) then reclaims that\n"
+              "stop at a target, so walks end in the middle of a bin", 1, 12, 8)
+    for m in range(12):
+        t.online(m)
+    for m in range(12):
+        t.op("set m%d min=%d low=%d success=%d sizable=%d reclaim=%d"
+             % (m, m % 4 == 0, m % 4 == 1, m % 3 != 0, m % 2, (m * 5) % 16))
+    for target in (1, 8, 32, 0, 4):
+        t.reclaim(0, target=target)
+    t.offline(5)
+    t.reclaim(0, target=2)
+    return t
+
+
+def seed_lifecycle():
+    t = Trace("a slot's whole life twice over: online, get, offline, put, release", 2, 3, 9)
+    for _ in range(2):
+        t.online(1)
+        t.op("get m1")
+        t.rotate(1, 1, "HEAD")
+        t.offline(1)
+        t.reclaim(1)
+        t.op("put m1")
+        t.op("release m1")
+    t.online(2)
+    return t
+
+
+MEMCG_LRU_SEEDS = {
+    "online-1500-reclaim": seed_online_1500_reclaim,
+    "rotation-storm-one-bin": seed_rotation_storm,
+    "old-gen-emptied-by-release": seed_old_gen_release,
+    "old-gen-emptied-by-young": seed_old_gen_young,
+    "offline-under-walk": seed_offline_under_walk,
+    "four-nodes": seed_four_nodes,
+    "soft-softirq": seed_soft_softirq,
+    "outcomes-then-targets": seed_outcomes_targets,
+    "lifecycle": seed_lifecycle,
+}
+
+# trace_parser: a few small valid traces and one of each kind of error
+TRACE_PARSER_BAD = {
+    "bad-unknown-op": "nodes 2 pool 10\nonline m1 bin=1\nrotat m1 n0 HEAD\n",
+    "bad-outside-pool": "# mlf trace v1\nnodes 4 pool 1500\nonline m1600\n",
+    "bad-no-header": "online m1 bin=2\n",
+    "bad-node": "nodes 2 pool 4\nrotate m1 n2 YOUNG bin=1\n",
+    "bad-value": "nodes 1 pool 4\nset m1 min=2\n",
+    "bad-too-many-draws": "nodes 2 pool 4\noffline m1 bins=1,2,3\n",
+    "bad-bin-range": "nodes 1 pool 4\nonline m1 bin=8\n",
+    "bad-twice": "nodes 1 pool 4\nrotate m1 n0 HEAD TAIL bin=1\n",
+    "bad-second-header": "nodes 1 pool 4\nnodes 2 pool 4\n",
+    "bad-field": "nodes 1 pool 4\nget m1 bin=3\n",
+}
+TRACE_PARSER_GOOD = ["old-gen-emptied-by-release", "offline-under-walk", "soft-softirq",
+                     "lifecycle"]
+
+
+def write_if_changed(path, data):
+    mode = "w" if isinstance(data, str) else "wb"
+    if os.path.exists(path):
+        with open(path, "r" if mode == "w" else "rb") as f:
+            if f.read() == data:
+                return False
+    with open(path, mode) as f:
+        f.write(data)
+    return True
+
+
+def gen_memcg_lru(out, mlf_trace):
+    os.makedirs(out, exist_ok=True)
+    written = []
+    for name, make in MEMCG_LRU_SEEDS.items():
+        trace = os.path.join(out, name + ".trace")
+        write_if_changed(trace, make().text())
+        common.run([mlf_trace, "encode", trace, "-o", os.path.join(out, name), "--force"])
+        written += [name, name + ".trace"]
+    return written
+
+
+def gen_trace_parser(out, mlf_trace):
+    os.makedirs(out, exist_ok=True)
+    written = []
+    for name in TRACE_PARSER_GOOD:
+        write_if_changed(os.path.join(out, "ok-" + name), MEMCG_LRU_SEEDS[name]().text())
+        written.append("ok-" + name)
+    for name, text in TRACE_PARSER_BAD.items():
+        write_if_changed(os.path.join(out, name), text)
+        written.append(name)
+    return written
+
+
+def gen_nulls_list(out, mlf_trace):
+    script = os.path.join(fuzz.FUZZ_DIR, "nulls_list_seeds.py")
+    if not os.path.exists(script):
+        return None     # its seeds are shipped as files: nothing to write
+    if os.path.abspath(out) != os.path.join(fuzz.CORPUS_DIR, "nulls_list"):
+        return None     # the script writes only there: nothing to compare
+    os.makedirs(out, exist_ok=True)
+    common.run([sys.executable, script, out])
+    return None
+
+
+GENERATORS = {
+    "memcg_lru": gen_memcg_lru,
+    "trace_parser": gen_trace_parser,
+    "nulls_list": gen_nulls_list,
+}
+
+
+def run(args, extra):
+    chosen = [args.target] if args.target else [t for t in fuzz.targets() if t in GENERATORS]
+    for t in chosen:
+        if t not in GENERATORS:
+            raise common.MlfError("no seed generator for target %r" % t)
+    build = fuzz.ensure_built("dev", targets=["mlf-trace"])
+    mlf_trace = fuzz.binary(build, "mlf-trace")
+    stale = []
+    for target in chosen:
+        dest = os.path.join(fuzz.CORPUS_DIR, target)
+        if not args.check:
+            written = GENERATORS[target](dest, mlf_trace)
+            if written is not None:
+                print("corpus/%s: %d files" % (target, len(written)))
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            written = GENERATORS[target](os.path.join(tmp, target), mlf_trace)
+            for name in written or []:
+                mine = os.path.join(dest, name)
+                if not os.path.exists(mine) or not filecmp.cmp(
+                        mine, os.path.join(tmp, target, name), shallow=False):
+                    stale.append("corpus/%s/%s" % (target, name))
+    if stale:
+        raise common.MlfError("out of date (run tools/mlf corpus): " + ", ".join(stale))
+    if args.check:
+        print("corpus: up to date")
+    return 0
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "corpus", help="write the seed corpora (corpus/<target>/)",
+        description="Write each target's seeds (memcg_lru: <name>.trace and its bytes "
+                    "<name>). Deterministic; other files in corpus/ are left alone.")
+    p.add_argument("--target", help="one target (default: all with a generator)")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; fail if the corpus differs from what would be written")
+    p.set_defaults(func=run)
