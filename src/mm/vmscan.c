@@ -421,6 +421,16 @@ restart:
 
 		op = shrink_one(lruvec, sc);
 
+#ifdef MLF_BUG_UNPINNED_CURSOR
+		/*
+		 * Drops the reference before yielding outside the RCU
+		 * read-side critical section: nothing pins the cursor, which
+		 * may be released and freed before pos->next is read.
+		 */
+		mem_cgroup_put(memcg);
+		memcg = NULL;
+#endif
+
 #ifdef CONFIG_LRU_GEN_RESCHED
 		/*
 		 * Empty or protected memcgs can bypass the
@@ -428,10 +438,16 @@ restart:
 		 * reference pins our cursor while we yield outside
 		 * the RCU read-side critical section.
 		 */
+#ifndef MLF_BUG_RESCHED_UNDER_RCU
 		cond_resched_tasks_rcu_qs();
+#endif
 #endif
 
 		rcu_read_lock();
+#ifdef MLF_BUG_RESCHED_UNDER_RCU
+		/* the yield slipped past rcu_read_lock(): it sleeps in a reader */
+		cond_resched_tasks_rcu_qs();
+#endif
 
 		if (should_abort_scan(lruvec, sc))
 			break;

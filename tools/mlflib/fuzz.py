@@ -34,7 +34,7 @@ def targets():
 
 def is_input_name(name):
     """The rule of fuzz/README.md (and replay_main.c): which files are inputs."""
-    return not (name.startswith(".") or name.startswith("README") or name == "TARGET"
+    return not (name.startswith(".") or name.startswith("README") or name in ("TARGET", "EXPECT")
                 or name.endswith(SKIP_SUFFIXES))
 
 
