@@ -4,11 +4,16 @@
   rotation  the seed series' memory.reclaim benchmark (bench/rotation.c), all
             variants interleaved in one invocation, laid out like the seed's
             table; --sweep draws throughput against memcg count (gnuplot).
+  fuzz      exec/s of each fuzz target in each engine and sanitizer build,
+            measured by running the same fixed corpus (the shipped seeds,
+            repeated) through each binary, so that runs compare.
 """
 import csv
 import json
 import os
 import shutil
+import subprocess
+import time
 
 from . import common
 
@@ -172,6 +177,60 @@ def run_rotation(args, extra):
     return 0
 
 
+# build kind -> (preset, binary name pattern, what it is)
+FUZZ_BUILDS = [
+    ("libfuzzer+asan", "fuzz", "{t}", "libFuzzer binary, ASan+UBSan"),
+    ("afl", "afl", "{t}", "afl-clang-fast -fsanitize=fuzzer (AFL++ driver)"),
+    ("replay-gcc", "dev", "{t}_replay", "replay driver, gcc -O1"),
+    ("replay-asan", "asan", "{t}_replay", "replay driver, clang ASan+UBSan"),
+    ("replay-tsan", "tsan", "{t}_replay", "replay driver, clang TSan"),
+]
+
+
+def _corpus_files(target, repeat):
+    from . import fuzz
+    files = fuzz.input_files(os.path.join(common.ROOT, "corpus", target))
+    return files * repeat
+
+
+def run_fuzz_bench(args, extra):
+    from . import fuzz
+    targets = args.targets.split(",") if args.targets else fuzz.targets()
+    builds = [b for b in FUZZ_BUILDS if not args.builds or b[0] in args.builds.split(",")]
+    table = {}
+    for kind, preset, pattern, _ in builds:
+        names = [pattern.format(t=t) for t in targets]
+        try:
+            build = fuzz.ensure_built_quiet(preset, targets=names)
+        except common.MlfError as e:
+            print("mlf bench fuzz: skipping %s (%s)" % (kind, e))
+            continue
+        for t, name in zip(targets, names):
+            files = _corpus_files(t, args.repeat)
+            path = os.path.join(build, "fuzz", name)
+            if not files or not os.path.exists(path):
+                continue
+            cmd = [path] + files + list(extra)
+            env = dict(os.environ, AFL_NO_UI="1")
+            common.show([path, "<%d inputs: corpus/%s x%d>" % (len(files), t, args.repeat)])
+            start = time.monotonic()
+            proc = subprocess.run(cmd, capture_output=True, env=env)
+            secs = time.monotonic() - start
+            table[(t, kind)] = (len(files) / secs if proc.returncode == 0 else None, secs)
+    kinds = [b[0] for b in builds]
+    print("\ninputs/s replaying the shipped corpus (x%d) through each build:" % args.repeat)
+    print("%-14s" % "target" + "".join("%16s" % k for k in kinds))
+    for t in targets:
+        row = "%-14s" % t
+        for k in kinds:
+            rate = table.get((t, k), (None, 0))[0]
+            row += "%16s" % ("%.0f" % rate if rate else "-")
+        print(row)
+    for kind, _, _, what in builds:
+        print("  %-16s %s" % (kind, what))
+    return 0
+
+
 def register(subparsers):
     p = subparsers.add_parser("bench", help="benchmarks that print figures")
     sub = p.add_subparsers(dest="bench", metavar="BENCH")
@@ -196,4 +255,14 @@ def register(subparsers):
     r.add_argument("--plot", help="PNG for --sweep (default bench/rotation-sweep-LOCK.png)")
     r.add_argument("--csv", help="write one row per variant (and count) to this file")
     r.set_defaults(func=run_rotation, passthrough=True)
+    f = sub.add_parser(
+        "fuzz", help="exec/s of each target per engine and sanitizer build",
+        description="Runs the same fixed corpus (corpus/<target>, repeated) through each "
+                    "target's libFuzzer, AFL++ and replay builds and prints inputs/s.")
+    f.add_argument("--targets", help="comma-separated targets (default: all)")
+    f.add_argument("--builds", help="comma-separated build kinds (default: all of "
+                   + ", ".join(b[0] for b in FUZZ_BUILDS) + ")")
+    f.add_argument("--repeat", type=int, default=20,
+                   help="times the corpus is run through each binary (default 20)")
+    f.set_defaults(func=run_fuzz_bench, passthrough=True)
     p.set_defaults(func=lambda args, extra: p.print_help() or 2)
