@@ -38,9 +38,13 @@ void __tsan_release(void *addr);
 static long grace_period_token;
 #define tsan_release_gp() __tsan_release(&grace_period_token)
 #define tsan_acquire_gp() __tsan_acquire(&grace_period_token)
+#define tsan_release_head(h) __tsan_release(h)
+#define tsan_acquire_head(h) __tsan_acquire(h)
 #else
 #define tsan_release_gp() do { } while (0)
 #define tsan_acquire_gp() do { } while (0)
+#define tsan_release_head(h) do { } while (0)
+#define tsan_acquire_head(h) do { } while (0)
 #endif
 
 _Static_assert(sizeof(struct rcu_head) <=
@@ -128,6 +132,8 @@ static void call_rcu_trampoline(struct rcu_head *urcu_head)
 			     urcu_storage);
 
 	tsan_acquire_gp();
+	/* liburcu's queue orders this after call_rcu(); TSan does not see it */
+	tsan_acquire_head(head);
 	head->func(head);
 	__atomic_sub_fetch(&urcu_callbacks_pending, 1, __ATOMIC_RELEASE);
 }
@@ -151,6 +157,7 @@ void mlf_call_rcu(struct callback_head *head,
 		return;
 	}
 	__atomic_add_fetch(&urcu_callbacks_pending, 1, __ATOMIC_RELAXED);
+	tsan_release_head(head);
 	urcu_memb_call_rcu((struct rcu_head *)head->urcu_storage,
 			   call_rcu_trampoline);
 }

@@ -47,3 +47,7 @@ def main(argv):
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (| head): not an error of ours
+        sys.stderr.close()
+        return 0

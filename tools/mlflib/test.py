@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: GPL-2.0
+"""mlf test: the whole test suite, what CI runs.
+
+For each preset (dev with gcc, asan and tsan with clang, and fuzz when clang's
+libFuzzer is there): configure and build through ensure_built(), then ctest
+with the preset's sanitizer options. A preset that fails does not stop the
+next one: CI should show every failure of a run, not the first.
+"""
+import os
+import subprocess
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+from . import common
+from .build import ensure_built, check_preset
+
+DEFAULT_PRESETS = ["dev", "asan", "tsan"]
+JUNIT = "mlf-ctest.xml"
+
+
+def libfuzzer_available():
+    """True if clang links a libFuzzer target with ASan + UBSan here."""
+    with tempfile.TemporaryDirectory(prefix="mlf-probe-") as tmp:
+        src = os.path.join(tmp, "probe.c")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("int LLVMFuzzerTestOneInput(const unsigned char *d, "
+                    "unsigned long n) { return 0; }\n")
+        cmd = ["clang", "-fsanitize=fuzzer,address,undefined", src,
+               "-o", os.path.join(tmp, "probe")]
+        try:
+            proc = common.run(cmd, check=False, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+        except OSError:
+            return False
+        return proc.returncode == 0
+
+
+def default_presets():
+    presets = list(DEFAULT_PRESETS)
+    if not os.path.exists(os.path.join(common.ROOT, "fuzz", "CMakeLists.txt")):
+        print("mlf test: no fuzz/CMakeLists.txt, skipping the fuzz preset", flush=True)
+    elif libfuzzer_available():
+        presets.append("fuzz")
+    else:
+        print("mlf test: clang cannot link libFuzzer targets, skipping the fuzz preset",
+              flush=True)
+    return presets
+
+
+def junit_counts(path):
+    """(passed, failed, skipped) from ctest's JUnit file, None if unreadable."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        return None
+    passed = failed = skipped = 0
+    for case in root.iter("testcase"):
+        status = case.get("status", "run")
+        if status in ("notrun", "disabled"):
+            skipped += 1
+        elif status == "fail" or case.find("failure") is not None:
+            failed += 1
+        else:
+            passed += 1
+    return passed, failed, skipped
+
+
+def test_preset(preset, extra):
+    """Build and test one preset; returns a result dict for the summary."""
+    start = time.monotonic()
+    result = {"preset": preset, "passed": 0, "failed": 0, "skipped": 0}
+    try:
+        build = ensure_built(preset)
+    except common.MlfError as e:
+        result.update(status="build failed", detail=str(e),
+                      seconds=time.monotonic() - start)
+        return result
+    junit = os.path.join(build, JUNIT)
+    if os.path.exists(junit):
+        os.unlink(junit)
+    # --output-junit is relative to the build tree; the preset adds the
+    # sanitizer options and the per-test timeout.
+    cmd = ["ctest", "--preset", preset, "-j2", "--output-on-failure",
+           "--output-junit", JUNIT] + list(extra)
+    proc = common.run(cmd, cwd=common.ROOT, check=False)
+    counts = junit_counts(junit)
+    if counts:
+        result["passed"], result["failed"], result["skipped"] = counts
+    if proc.returncode == 0:
+        result["status"] = "ok"
+    else:
+        result["status"] = "tests failed"
+        if not counts or not result["failed"]:
+            # ctest failed without a failing test: no tests, bad filter, ...
+            result["failed"] += 1
+            result["detail"] = "ctest exited with status %d" % proc.returncode
+    result["seconds"] = time.monotonic() - start
+    return result
+
+
+def run(args, extra):
+    if args.preset:
+        presets = args.preset
+    elif args.quick:
+        presets = ["dev"]
+    else:
+        presets = default_presets()
+    for p in presets:
+        check_preset(p)
+    total_start = time.monotonic()
+    results = [test_preset(p, extra) for p in presets]
+    print("\nmlf test summary:")
+    failed_presets = 0
+    for r in results:
+        line = "  %-9s %-13s %4d passed, %d failed, %d skipped  (%.0f s)" % (
+            r["preset"], r["status"], r["passed"], r["failed"], r["skipped"],
+            r["seconds"])
+        if r.get("detail"):
+            line += "  " + r["detail"]
+        print(line)
+        if r["status"] != "ok":
+            failed_presets += 1
+    passed = sum(r["passed"] for r in results)
+    failed = sum(r["failed"] for r in results) + sum(
+        1 for r in results if r["status"] == "build failed")
+    skipped = sum(r["skipped"] for r in results)
+    print("mlf test: %d preset%s in %.0f s, %s" % (
+        len(results), "" if len(results) == 1 else "s", time.monotonic() - total_start,
+        "all passed" if not failed_presets else "%d failed" % failed_presets))
+    # The plain closing line CI reads.
+    print("tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped), flush=True)
+    return 1 if failed_presets else 0
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "test", help="build and run the whole test suite (what CI runs)",
+        description="Configure, build and ctest the dev (gcc), asan (clang ASan+UBSan) "
+                    "and tsan (clang TSan) presets, and fuzz when clang's libFuzzer is "
+                    "available. Arguments mlf does not know go to ctest "
+                    "(for example -R list or -V).")
+    p.add_argument("--preset", action="append",
+                   help="test only this preset (repeatable; default dev, asan, tsan, fuzz)")
+    p.add_argument("--quick", action="store_true",
+                   help="only the dev preset, for a fast check before a commit")
+    p.set_defaults(func=run, passthrough=True)
