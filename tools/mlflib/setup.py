@@ -25,6 +25,8 @@ PACKAGES = {
     "pkg-config": "finds liburcu",
     "afl++": "the afl preset and AFL++ campaigns",
     "python3": "tools/mlf",
+    "gnuplot-nox": "the PNG plots of bench and cov (pngcairo terminal)",
+    "linux-source-6.12": "the kernel tree tools/mlf kernel fuzzes by default",
 }
 
 _checked = False
