@@ -530,6 +530,263 @@ TEST(reclaim_progress_catches_a_dead_memcg_left_linked)
 	finish();
 }
 
+/* ---- the per-op checks ---- */
+
+TEST(nr_memcgs_against_the_model_catches_a_wrong_count)
+{
+	build();
+	ASSERT(check_nr_memcgs_model(&w, 0, &f));
+	ASSERT(check_node_quick(&w, 1, &f));
+	save();
+	lru(0)->nr_memcgs[1]--;
+	EXPECT_FAILS(check_nr_memcgs_model(&w, 0, &f), "nr_memcgs");
+	EXPECT_EQ(f.gen, 1);
+	EXPECT_FAILS(check_node_quick(&w, 0, &f), "nr_memcgs");
+	restore();
+	w.model.nodes[1].seq = 4;
+	EXPECT_FAILS(check_node_quick(&w, 1, &f), "model.order");
+	finish();
+}
+
+TEST(check_bin_catches_each_of_its_checks)
+{
+	struct lru_gen_folio stale = { 0 };
+	struct hlist_nulls_head *head;
+
+	build();
+	ASSERT(check_bin(&w, 0, 0, 0, &f));
+	save();
+	lg(2, 0)->list.pprev = &lg(0, 0)->list.next;
+	EXPECT_FAILS(check_bin(&w, 0, 0, 0, &f), "list.links");
+	EXPECT_EQ(f.memcg, 2);
+	/* another bin of the node is not what check_bin looks at */
+	EXPECT(check_bin(&w, 0, 1, 2, &f));
+	restore();
+	head = &lru(1)->fifo[0][1];
+	stale.list.next = head->first;
+	stale.list.pprev = &head->first;
+	head->first = &stale.list;
+	EXPECT_FAILS(check_bin(&w, 1, 0, 1, &f), "list.membership");
+	EXPECT_EQ(f.bin, 1);
+	restore();
+	hlist_nulls_del_init_rcu(&lg(0, 1)->list);
+	hlist_nulls_add_behind_rcu(&lg(0, 1)->list, &lg(2, 1)->list);
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	lru(1)->tail[0][0] = &lg(0, 1)->list;	/* only the order is wrong */
+#endif
+	EXPECT_FAILS(check_bin(&w, 1, 0, 0, &f), "model.order");
+	EXPECT_EQ(f.memcg, 1);
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	restore();
+	lru(1)->tail[0][0] = &lg(1, 1)->list;
+	EXPECT_FAILS(check_bin(&w, 1, 0, 0, &f), "tail.cache");
+#endif
+	finish();
+}
+
+TEST(check_memcg_catches_its_own_links_and_place)
+{
+	struct lru_gen_folio stale = { 0 };
+
+	build();
+	ASSERT(check_memcg(&w, 0, 1, &f));
+	ASSERT(check_memcg(&w, 1, 3, &f));
+	save();
+	/* pprev into no head and no live lrugen */
+	lg(1, 0)->list.pprev = &stale.list.next;
+	EXPECT_FAILS(check_memcg(&w, 0, 1, &f), "list.membership");
+	EXPECT_EQ(f.memcg, 1);
+	restore();
+	/* pprev at m2's next, which does not point back at m1 */
+	lg(1, 0)->list.pprev = &lg(2, 0)->list.next;
+	EXPECT_FAILS(check_memcg(&w, 0, 1, &f), "list.links");
+	restore();
+	/* the successor's pprev is stale (the add-behind-interior trace) */
+	lg(2, 0)->list.pprev = &lg(0, 0)->list.next;
+	EXPECT_FAILS(check_memcg(&w, 0, 1, &f), "list.links");
+	EXPECT_EQ(f.memcg, 2);
+	restore();
+	lg(1, 0)->list.next = &stale.list;
+	EXPECT_FAILS(check_memcg(&w, 0, 1, &f), "list.membership");
+	restore();
+	/* last of a list of gen 0, but claims gen 1 (and the model gen 0) */
+	lg(2, 0)->list.next = (struct hlist_nulls_node *)NULLS_MARKER(1);
+	EXPECT_FAILS(check_memcg(&w, 0, 2, &f), "list.membership");
+	restore();
+	lg(3, 1)->gen = 1;
+	EXPECT_FAILS(check_memcg(&w, 1, 3, &f), "model.order");
+	restore();
+	w.model.memcgs[3].refs++;
+	EXPECT_FAILS(check_memcg(&w, 1, 3, &f), "model.order");
+	w.model.memcgs[3].refs--;
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	restore();
+	lg(3, 1)->bin = 6;
+	EXPECT_FAILS(check_memcg(&w, 1, 3, &f), "list.membership");
+#endif
+	finish();
+}
+
+/* Only the per-op checks: no full check, ever. */
+static void build_touched(void)
+{
+	build();
+	w.full_checks = false;
+	w.full_check_interval = 0;
+	w.full_check_small = 0;
+	w.final_check = false;
+}
+
+/* Each list-level bug of the zoo, done by hand after a correct op. */
+TEST(touched_checks_catch_an_insert_behind_an_interior_node)
+{
+	struct lru_gen_folio *m3;
+
+	build_touched();
+	rotate(3, 1, MEMCG_LRU_HEAD, 0);	/* fifo[0][0] = m3 m0 m1 m2 */
+	world_check_touched(&w);
+	save();
+	/* what the seed's add_behind does: m0 m3 m1 m2, m1's pprev stale */
+	m3 = lg(3, 1);
+	hlist_nulls_del_init_rcu(&m3->list);
+	m3->list.next = lg(0, 1)->list.next;
+	m3->list.pprev = &lg(0, 1)->list.next;
+	lg(0, 1)->list.next = &m3->list;
+	testlib_catch_failures();
+	world_check_touched(&w);
+	EXPECT_STREQ(testlib_caught.check, "list.links");
+	testlib_stop_catching();
+	finish();
+}
+
+TEST(touched_checks_catch_a_memcg_linked_into_an_untouched_bin)
+{
+	struct lru_gen_folio *m3;
+
+	build_touched();
+	rotate(3, 1, MEMCG_LRU_TAIL, 5);	/* fifo[0][1] -> fifo[0][5] */
+	save();
+	/* a stale tail[0][5] that points at m2: m3 lands in fifo[0][0] */
+	m3 = lg(3, 1);
+	hlist_nulls_del_init_rcu(&m3->list);
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	lru(1)->tail[0][5] = NULL;
+	lru(1)->tail[0][0] = &m3->list;
+#endif
+	hlist_nulls_add_behind_rcu(&m3->list, &lg(2, 1)->list);
+	testlib_catch_failures();
+	world_check_touched(&w);
+	/* fifo[0][0] was not touched; fifo[0][5] misses m3 */
+	EXPECT_STREQ(testlib_caught.check, "model.order");
+	testlib_stop_catching();
+	finish();
+}
+
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+TEST(touched_checks_catch_stale_and_missing_tails)
+{
+	build_touched();
+	rotate(3, 1, MEMCG_LRU_TAIL, 4);	/* fifo[0][1] emptied */
+	save();
+	lru(1)->tail[0][1] = &lg(3, 1)->list;	/* stale tail on del */
+	testlib_catch_failures();
+	world_check_touched(&w);
+	EXPECT_STREQ(testlib_caught.check, "tail.cache");
+	restore();
+	testlib_catch_failures();
+	lru(1)->tail[0][4] = NULL;		/* no tail on empty head */
+	world_check_touched(&w);
+	EXPECT_STREQ(testlib_caught.check, "tail.cache");
+	testlib_stop_catching();
+	restore();
+	rotate(3, 1, MEMCG_LRU_HEAD, 0);	/* fifo[0][0] = m3 m0 m1 m2 */
+	save();
+	lru(1)->tail[0][0] = &lg(3, 1)->list;	/* tail on head insert */
+	testlib_catch_failures();
+	world_check_touched(&w);
+	EXPECT_STREQ(testlib_caught.check, "tail.cache");
+	testlib_stop_catching();
+	finish();
+}
+#endif
+
+TEST(touched_checks_catch_a_forgotten_count_and_seq)
+{
+	build_touched();
+	rotate(2, 1, MEMCG_LRU_OLD, 3);
+	save();
+	lru(1)->nr_memcgs[0]++;
+	testlib_catch_failures();
+	world_check_touched(&w);	/* the per-op part needs none of it */
+	EXPECT_EQ(testlib_caught.count, 0);
+	EXPECT_FAILS(check_node_quick(&w, 1, &f), "nr_memcgs");
+	testlib_stop_catching();
+	finish();
+}
+
+/* ---- the schedule ---- */
+
+TEST(small_worlds_get_a_full_check_after_every_op)
+{
+	int m;
+
+	world_init(&w, 1, 200);
+	EXPECT(!w.full_checks);
+	for (m = 0; m < 200; m++)
+		apply(mkop(MLF_OP_ONLINE, m, 0, m));
+	/* full while at most 128 linked (ops 1-128), then every 64th (192) */
+	EXPECT_EQ(w.full_check_runs, 129);
+	EXPECT_EQ(w.touched_check_runs, 71);
+	rotate(5, 0, MEMCG_LRU_YOUNG, 1);
+	EXPECT_EQ(w.touched_check_runs, 72);
+	/* a reclaim walk: a full check of its node, per-op elsewhere */
+	apply(mkop(MLF_OP_RECLAIM, 0, 0, 0));
+	EXPECT_EQ(w.touched_check_runs, 73);
+	EXPECT_EQ(w.full_check_runs, 129);
+	world_destroy(&w);
+}
+
+TEST(the_final_check_catches_what_no_op_touched)
+{
+	build_touched();
+	w.final_check = true;
+	save();
+	/* a corruption no op touches: only a full check sees it */
+	lru(0)->fifo[0][0].first->pprev = &lg(1, 0)->list.next;
+	testlib_catch_failures();
+	apply(mkop(MLF_OP_GET, 3, 0, 0));
+	EXPECT_EQ(testlib_caught.count, 0);
+	world_finish(&w);
+	EXPECT_STREQ(testlib_caught.check, "list.links");
+	testlib_stop_catching();
+	restore();
+	EXPECT(all_pass());
+	world_destroy(&w);	/* finished already: no second check */
+}
+
+TEST(the_map_follows_online_and_release)
+{
+	const struct hlist_nulls_node *p;
+	int nid = -1;
+
+	build();
+	p = &lg(2, 1)->list;
+	EXPECT_EQ(world_lrugen_lookup(&w, p, &nid), 2);
+	EXPECT_EQ(nid, 1);
+	EXPECT_EQ(world_lrugen_lookup(&w, &lg(0, 0)->list, &nid), 0);
+	EXPECT_EQ(nid, 0);
+	apply(mkop(MLF_OP_OFFLINE, 2, 0, 0));
+	apply(mkop(MLF_OP_RELEASE, 2, 0, 0));
+	EXPECT_EQ(world_lrugen_lookup(&w, p, &nid), -1);
+	EXPECT_EQ(w.map.nr, 3 * 2);
+	apply(mkop(MLF_OP_ONLINE, 2, 0, 0));
+	EXPECT_EQ(world_lrugen_lookup(&w, &lg(2, 0)->list, &nid), 2);
+	EXPECT_EQ(nid, 0);
+	EXPECT_EQ(w.map.nr, 4 * 2);
+	save();
+	finish();
+}
+
 /* ---- the shim's runtime checks ---- */
 
 TEST(lockdep_held_catches_an_unheld_lock)

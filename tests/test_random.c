@@ -130,10 +130,10 @@ int main(int argc, char **argv)
 
 	rng_state = seed ? seed : 1;
 	world_init(&w, nodes, memcgs);
-	if (full_every) {
-		w.full_checks = false;
+	/* default: everything after every op; --full-every N: the schedule */
+	w.full_checks = !full_every;
+	if (full_every)
 		w.full_check_interval = full_every;
-	}
 
 	/* start full: 1500 memcgs onlined, as in the seed's benchmark */
 	memset(&op, 0, sizeof(op));

@@ -2,11 +2,42 @@
 /*
  * The structure checks of invariants.md. They only read the port's
  * structures, and they never follow a pointer they cannot vouch for: a list
- * entry is dereferenced only if it is the lrugen of a memcg that a world
- * slot holds, so a stale or freed entry is reported, not chased. Every walk
- * is bounded by the pool size, so a cycle is reported too.
+ * entry is dereferenced only if the world's map (world.h) knows it as the
+ * lrugen of a live memcg on that node, so a stale or freed entry is
+ * reported, not chased. Every walk is bounded by the pool size, so a cycle
+ * is reported too.
+ *
+ * Full checks walk every bin of a node: O(entries + pool). world.c runs
+ * them after every op only while the world is small, and otherwise every
+ * full_check_interval ops, after every reclaim walk (O(n) like the walk)
+ * and at the end of an input. After every other op it runs the per-op
+ * checks: check_node_quick() on every node, check_bin() on the bins the op
+ * touched and check_memcg() on the memcg it touched. Why that leaves no
+ * hole for a bug in an op to slip through until the next full check:
+ *
+ * Induction: before the op every check held, so every bin equals the
+ * model's and every link is right. An op on memcg m writes (a) m's own
+ * fields and links; (b) the links of m's old neighbours, which sit in m's
+ * bin before the op (the model's source bin: checked); (c) the links of
+ * m's new neighbours and the head or tail[] of the bin the port put m in;
+ * (d) nr_memcgs[] and seq (checked against the model on every node, O(24)).
+ * For (a) and (c): the model's destination bin is walked (links, tail,
+ * exact contents and order). If the port put m anywhere else - another bin,
+ * behind a stale cached tail that now sits in another bin, behind an
+ * interior node - then either m is missing from (or misplaced in) the
+ * destination bin (model.order), or the bin's pprev chain is broken at the
+ * neighbour it was linked behind or before (list.links), or m's own pprev /
+ * next do not point back at it (check_memcg: list.links), or they point at
+ * no live lrugen (list.membership). A tail[] left stale in the source or
+ * destination bin is tail.cache there. A reclaim walk may touch any bin of
+ * its node and release memcgs everywhere: it gets a full check.
+ *
+ * What escapes the argument is a write with no trace on m, its bins or its
+ * neighbours (e.g. a foreign entry's next made to point at m while m's own
+ * links stay right): the scheduled and final full checks catch it, later.
  */
 #include "checks.h"
+#include "model_query.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -31,28 +62,7 @@ static void *grow(void *buf, int *cap, int want, size_t size)
 	return buf;
 }
 
-/* ---- which list nodes are live lrugens of node nid: a small hash ---- */
-
-static struct {
-	const struct hlist_nulls_node **keys;
-	int *slot;
-	unsigned int *stamp;	/* entry valid iff stamp == cur */
-	unsigned int cur;
-	int cap;		/* power of two */
-} map;
-
-static unsigned int hash_ptr(const void *p, int cap)
-{
-	uint64_t v = (uintptr_t)p >> 3;
-
-	return (unsigned int)((v * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
-}
-
-static struct hlist_nulls_node *slot_node(const struct mlf_world *w, int slot,
-					  int nid)
-{
-	return &get_lruvec(w->slots[slot].memcg, nid)->lrugen.list;
-}
+/* ---- which list nodes are live lrugens of node nid: the world's map ---- */
 
 static struct lru_gen_folio *slot_lrugen(const struct mlf_world *w, int slot,
 					 int nid)
@@ -60,55 +70,33 @@ static struct lru_gen_folio *slot_lrugen(const struct mlf_world *w, int slot,
 	return &get_lruvec(w->slots[slot].memcg, nid)->lrugen;
 }
 
-static void map_build(const struct mlf_world *w, int nid)
+/*
+ * A world not driven by world_apply() does not keep its map: build one from
+ * its slots at each check's start (map_prepare), as the checks once did.
+ */
+static struct mlf_lrugen_map local_map;
+static const struct mlf_lrugen_map *cur_map;
+
+static void map_prepare(const struct mlf_world *w)
 {
-	int cap = 64, i;
-
-	while (cap < 2 * w->pool_size)
-		cap *= 2;
-	if (cap > map.cap) {
-		free(map.keys);
-		free(map.slot);
-		free(map.stamp);
-		map.keys = calloc(cap, sizeof(*map.keys));
-		map.slot = calloc(cap, sizeof(*map.slot));
-		map.stamp = calloc(cap, sizeof(*map.stamp));
-		if (!map.keys || !map.slot || !map.stamp)
-			abort();
-		map.cap = cap;
-		map.cur = 0;
+	if (w->map_kept) {
+		cur_map = &w->map;
+		return;
 	}
-	if (++map.cur == 0) {
-		memset(map.stamp, 0, map.cap * sizeof(*map.stamp));
-		map.cur = 1;
-	}
-	for (i = 0; i < w->pool_size; i++) {
-		const struct hlist_nulls_node *key;
-		unsigned int h;
-
-		if (!w->slots[i].memcg)
-			continue;
-		key = slot_node(w, i, nid);
-		h = hash_ptr(key, map.cap);
-		while (map.stamp[h] == map.cur)
-			h = (h + 1) & (map.cap - 1);
-		map.stamp[h] = map.cur;
-		map.keys[h] = key;
-		map.slot[h] = i;
-	}
+	mlf_lrugen_map_fill(&local_map, w);
+	cur_map = &local_map;
 }
 
-/* The slot whose lrugen on the mapped node is @p, or -1. */
-static int map_lookup(const struct hlist_nulls_node *p)
+/* The slot whose lrugen on node @nid is @p, or -1. */
+static int map_lookup(const struct mlf_world *w, int nid,
+		      const struct hlist_nulls_node *p)
 {
-	unsigned int h = hash_ptr(p, map.cap);
+	int at, slot;
 
-	while (map.stamp[h] == map.cur) {
-		if (map.keys[h] == p)
-			return map.slot[h];
-		h = (h + 1) & (map.cap - 1);
-	}
-	return -1;
+	if (w->map_kept)
+		cur_map = &w->map;
+	slot = mlf_lrugen_map_lookup(cur_map, p, &at);
+	return slot >= 0 && at == nid ? slot : -1;
 }
 
 /* ---- walking one bin through live lrugens only ---- */
@@ -130,16 +118,14 @@ struct scan {
 static int *scan_buf;
 static int scan_cap;
 
-/* map_build(w, nid) first. */
-static void scan_bin(const struct mlf_world *w, int nid, int gen, int bin,
-		     struct scan *s)
+/* @buf holds pool_size + 2 slots */
+static void scan_into(const struct mlf_world *w, int nid, int gen, int bin,
+		      struct scan *s, int *buf)
 {
 	const struct hlist_nulls_node *pos =
 		w->nodes[nid].memcg_lru.fifo[gen][bin].first;
 
-	scan_buf = grow(scan_buf, &scan_cap, w->pool_size + 2,
-			sizeof(*scan_buf));
-	s->slots = scan_buf;
+	s->slots = buf;
 	s->len = 0;
 	s->bad = NULL;
 	while (!is_a_nulls(pos)) {
@@ -149,7 +135,7 @@ static void scan_bin(const struct mlf_world *w, int nid, int gen, int bin,
 			s->end = SCAN_CYCLE;
 			return;
 		}
-		slot = map_lookup(pos);
+		slot = map_lookup(w, nid, pos);
 		if (slot < 0) {
 			s->end = SCAN_UNKNOWN;
 			s->bad = pos;
@@ -160,6 +146,53 @@ static void scan_bin(const struct mlf_world *w, int nid, int gen, int bin,
 	}
 	s->end = SCAN_NULLS;
 	s->end_value = get_nulls_value(pos);
+}
+
+/*
+ * A full check of a node runs six checks over the same 24 bins: the view
+ * walks each bin once (one map lookup per entry) and lets them all read
+ * that walk. Only the full check opens it; a check called on its own (as
+ * the tests do, between corruptions) walks the bins afresh.
+ */
+static struct {
+	const struct mlf_world *w;
+	int nid;
+	struct scan bins[MEMCG_NR_GENS][MEMCG_NR_BINS];
+	int *buf;
+	int cap;
+} view;
+
+static void view_open(const struct mlf_world *w, int nid)
+{
+	int per_bin = w->pool_size + 2, gen, bin;
+
+	view.buf = grow(view.buf, &view.cap,
+			MEMCG_NR_GENS * MEMCG_NR_BINS * per_bin,
+			sizeof(*view.buf));
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++)
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++)
+			scan_into(w, nid, gen, bin, &view.bins[gen][bin],
+				  view.buf + (gen * MEMCG_NR_BINS + bin) *
+						     per_bin);
+	view.w = w;
+	view.nid = nid;
+}
+
+static void view_close(void)
+{
+	view.w = NULL;
+}
+
+static void scan_bin(const struct mlf_world *w, int nid, int gen, int bin,
+		     struct scan *s)
+{
+	if (view.w == w && view.nid == nid) {
+		*s = view.bins[gen][bin];
+		return;
+	}
+	scan_buf = grow(scan_buf, &scan_cap, w->pool_size + 2,
+			sizeof(*scan_buf));
+	scan_into(w, nid, gen, bin, s, scan_buf);
 }
 
 static bool bin_empty(const struct mlf_world *w, int nid, int gen, int bin)
@@ -183,7 +216,6 @@ static int count_gen_walked(const struct mlf_world *w, int nid, int gen)
 	struct scan s;
 	int bin, n = 0;
 
-	map_build(w, nid);
 	for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
 		scan_bin(w, nid, gen, bin, &s);
 		n += s.len + (s.end == SCAN_UNKNOWN);
@@ -199,8 +231,8 @@ static int first_entry(const struct mlf_world *w, int nid, int gen, int *slot)
 	for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
 		if (bin_empty(w, nid, gen, bin))
 			continue;
-		map_build(w, nid);
-		*slot = map_lookup(w->nodes[nid].memcg_lru.fifo[gen][bin].first);
+		*slot = map_lookup(w, nid,
+				   w->nodes[nid].memcg_lru.fifo[gen][bin].first);
 		return bin;
 	}
 	return -1;
@@ -218,75 +250,69 @@ static void fail_at(struct mlf_failure *f, const char *check, int nid, int gen,
 
 /* ---- list.links ---- */
 
+static bool links_bin(const struct mlf_world *w, int nid, int gen, int bin,
+		      struct mlf_failure *f)
+{
+	const struct hlist_nulls_head *head =
+		&w->nodes[nid].memcg_lru.fifo[gen][bin];
+	struct hlist_nulls_node *const *want = &head->first;
+	int prev = -1, k;
+	struct scan s;
+
+	scan_bin(w, nid, gen, bin, &s);
+	for (k = 0; k < s.len; k++) {
+		const struct hlist_nulls_node *pos =
+			&slot_lrugen(w, s.slots[k], nid)->list;
+		int slot = s.slots[k];
+
+		if (pos->pprev != want) {
+			fail_at(f, "list.links", nid, gen, bin, slot);
+			if (prev < 0)
+				mlf_failure_msg(f,
+					"fifo[%d][%d]: entry 0 (m%d)'s pprev points at %p instead of the head's first (%p)",
+					gen, bin, slot, (void *)pos->pprev,
+					(void *)want);
+			else
+				mlf_failure_msg(f,
+					"fifo[%d][%d]: entry %d (m%d)'s pprev points at %p instead of m%d's next (%p)",
+					gen, bin, k, slot, (void *)pos->pprev,
+					prev, (void *)want);
+			return false;
+		}
+		want = &pos->next;
+		prev = slot;
+	}
+	if (s.end == SCAN_CYCLE) {
+		fail_at(f, "list.links", nid, gen, bin, MLF_NONE);
+		mlf_failure_msg(f,
+			"fifo[%d][%d]: no nulls marker after %d entries: the list has a cycle",
+			gen, bin, s.len);
+		return false;
+	}
+	/* list.membership reports what it cannot vouch for */
+	if (s.end == SCAN_UNKNOWN || s.end_value == (unsigned long)gen)
+		return true;
+	fail_at(f, "list.links", nid, gen, bin, prev < 0 ? MLF_NONE : prev);
+	if (prev < 0)
+		mlf_failure_msg(f,
+			"fifo[%d][%d]: the empty head holds nulls value %lu instead of its generation %d",
+			gen, bin, s.end_value, gen);
+	else
+		mlf_failure_msg(f,
+			"fifo[%d][%d]: ends after m%d on nulls value %lu instead of its generation %d",
+			gen, bin, prev, s.end_value, gen);
+	return false;
+}
+
 bool check_list_links(const struct mlf_world *w, int nid, struct mlf_failure *f)
 {
-	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
 	int gen, bin;
 
-	map_build(w, nid);
-	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
-		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
-			const struct hlist_nulls_head *head = &lru->fifo[gen][bin];
-			struct hlist_nulls_node *const *want = &head->first;
-			const struct hlist_nulls_node *pos = head->first;
-			int prev = -1, k = 0;
-			bool known = true;
-
-			while (!is_a_nulls(pos)) {
-				int slot = map_lookup(pos);
-
-				if (k > w->pool_size) {
-					fail_at(f, "list.links", nid, gen, bin,
-						MLF_NONE);
-					mlf_failure_msg(f,
-						"fifo[%d][%d]: no nulls marker after %d entries: the list has a cycle",
-						gen, bin, k);
-					return false;
-				}
-				/* list.membership reports what it cannot vouch for */
-				if (slot < 0) {
-					known = false;
-					break;
-				}
-				if (pos->pprev != want) {
-					fail_at(f, "list.links", nid, gen, bin,
-						slot);
-					if (prev < 0)
-						mlf_failure_msg(f,
-							"fifo[%d][%d]: entry 0 (m%d)'s pprev points at %p instead of the head's first (%p)",
-							gen, bin, slot,
-							(void *)pos->pprev,
-							(void *)want);
-					else
-						mlf_failure_msg(f,
-							"fifo[%d][%d]: entry %d (m%d)'s pprev points at %p instead of m%d's next (%p)",
-							gen, bin, k, slot,
-							(void *)pos->pprev, prev,
-							(void *)want);
-					return false;
-				}
-				want = &pos->next;
-				prev = slot;
-				pos = pos->next;
-				k++;
-			}
-			if (known && get_nulls_value(pos) != (unsigned long)gen) {
-				fail_at(f, "list.links", nid, gen, bin,
-					prev < 0 ? MLF_NONE : prev);
-				if (prev < 0)
-					mlf_failure_msg(f,
-						"fifo[%d][%d]: the empty head holds nulls value %lu instead of its generation %d",
-						gen, bin, get_nulls_value(pos),
-						gen);
-				else
-					mlf_failure_msg(f,
-						"fifo[%d][%d]: ends after m%d on nulls value %lu instead of its generation %d",
-						gen, bin, prev,
-						get_nulls_value(pos), gen);
+	map_prepare(w);
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++)
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++)
+			if (!links_bin(w, nid, gen, bin, f))
 				return false;
-			}
-		}
-	}
 	return true;
 }
 
@@ -308,6 +334,7 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 	int gen, bin, i;
 	struct scan s;
 
+	map_prepare(w);
 	if (w->pool_size > where.cap) {
 		int cap = where.cap;
 
@@ -320,7 +347,6 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 	}
 	memset(where.count, 0, w->pool_size * sizeof(int));
 
-	map_build(w, nid);
 	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
 		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
 			scan_bin(w, nid, gen, bin, &s);
@@ -410,54 +436,63 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 
 /* ---- tail.cache ---- */
 
-bool check_tail_cache(const struct mlf_world *w, int nid, struct mlf_failure *f)
-{
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
-	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
-	int gen, bin;
+static bool tail_bin(const struct mlf_world *w, int nid, int gen, int bin,
+		     struct mlf_failure *f)
+{
+	const struct hlist_nulls_node *tail =
+		w->nodes[nid].memcg_lru.tail[gen][bin];
+	const struct hlist_nulls_node *last;
+	int tail_slot, last_slot;
+	char what[48];
 	struct scan s;
 
-	map_build(w, nid);
-	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
-		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
-			const struct hlist_nulls_node *tail = lru->tail[gen][bin];
-			const struct hlist_nulls_node *last;
-			int tail_slot, last_slot;
-			char what[48];
-
-			scan_bin(w, nid, gen, bin, &s);
-			/* the list checks report a bin that cannot be walked */
-			if (s.end != SCAN_NULLS)
-				continue;
-			last_slot = s.len ? s.slots[s.len - 1] : -1;
-			last = s.len ? slot_node(w, last_slot, nid) : NULL;
-			if (tail == last)
-				continue;
-			tail_slot = tail ? map_lookup(tail) : -1;
-			if (tail_slot >= 0)
-				snprintf(what, sizeof(what), "m%d", tail_slot);
-			else
-				snprintf(what, sizeof(what),
-					 "no live lrugen of node %d", nid);
-			fail_at(f, "tail.cache", nid, gen, bin,
-				tail_slot >= 0 ? tail_slot : last_slot);
-			if (!tail)
-				mlf_failure_msg(f,
-					"tail[%d][%d] is NULL but the bin holds %d entries (last m%d)",
-					gen, bin, s.len, last_slot);
-			else if (!last)
-				mlf_failure_msg(f,
-					"tail[%d][%d] points at %p (%s) but the bin is empty",
-					gen, bin, (void *)tail, what);
-			else
-				mlf_failure_msg(f,
-					"tail[%d][%d] points at %p (%s) instead of the last entry m%d (%p)",
-					gen, bin, (void *)tail, what, last_slot,
-					(void *)last);
-			return false;
-		}
-	}
+	scan_bin(w, nid, gen, bin, &s);
+	/* the list checks report a bin that cannot be walked */
+	if (s.end != SCAN_NULLS)
+		return true;
+	last_slot = s.len ? s.slots[s.len - 1] : -1;
+	last = s.len ? &slot_lrugen(w, last_slot, nid)->list : NULL;
+	if (tail == last)
+		return true;
+	tail_slot = tail ? map_lookup(w, nid, tail) : -1;
+	if (tail_slot >= 0)
+		snprintf(what, sizeof(what), "m%d", tail_slot);
+	else
+		snprintf(what, sizeof(what), "no live lrugen of node %d", nid);
+	fail_at(f, "tail.cache", nid, gen, bin,
+		tail_slot >= 0 ? tail_slot : last_slot);
+	if (!tail)
+		mlf_failure_msg(f,
+			"tail[%d][%d] is NULL but the bin holds %d entries (last m%d)",
+			gen, bin, s.len, last_slot);
+	else if (!last)
+		mlf_failure_msg(f,
+			"tail[%d][%d] points at %p (%s) but the bin is empty",
+			gen, bin, (void *)tail, what);
+	else
+		mlf_failure_msg(f,
+			"tail[%d][%d] points at %p (%s) instead of the last entry m%d (%p)",
+			gen, bin, (void *)tail, what, last_slot, (void *)last);
+	return false;
+}
+#else
+static bool tail_bin(const struct mlf_world *w, int nid, int gen, int bin,
+		     struct mlf_failure *f)
+{
+	return true;
+}
 #endif
+
+bool check_tail_cache(const struct mlf_world *w, int nid, struct mlf_failure *f)
+{
+	int gen, bin;
+
+	map_prepare(w);
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++)
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++)
+			if (!tail_bin(w, nid, gen, bin, f))
+				return false;
 	return true;
 }
 
@@ -469,7 +504,7 @@ bool check_nr_memcgs(const struct mlf_world *w, int nid, struct mlf_failure *f)
 	int gen, bin;
 	struct scan s;
 
-	map_build(w, nid);
+	map_prepare(w);
 	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
 		unsigned long n = 0;
 		bool whole = true;
@@ -513,9 +548,10 @@ bool check_seq_valid_gens(const struct mlf_world *w, int nid,
 {
 	unsigned long seq = w->nodes[nid].memcg_lru.seq;
 	int gen = get_memcg_gen(seq + 2);
-	int slot = -1;
-	int bin = first_entry(w, nid, gen, &slot);
+	int slot = -1, bin;
 
+	map_prepare(w);
+	bin = first_entry(w, nid, gen, &slot);
 	if (bin < 0)
 		return true;
 	fail_at(f, "seq.valid_gens", nid, gen, bin, slot >= 0 ? slot : MLF_NONE);
@@ -532,6 +568,7 @@ bool check_seq_old_nonempty(const struct mlf_world *w, int nid,
 	int old = get_memcg_gen(seq), young = get_memcg_gen(seq + 1);
 	int slot = -1, bin;
 
+	map_prepare(w);
 	if (!gen_empty(w, nid, old))
 		return true;
 	bin = first_entry(w, nid, young, &slot);
@@ -575,6 +612,7 @@ bool check_seq_advance(const struct mlf_world *w, int nid,
 	int old_before = get_memcg_gen(before);
 	bool emptied = gen_empty(w, nid, old_before);
 
+	map_prepare(w);
 	/* twice: old emptied, then young (now old); nothing can be left */
 	if (after == before + 2 && released_elsewhere(w, nid) &&
 	    node_empty(w, nid))
@@ -695,107 +733,121 @@ bool check_seg_semantics(const struct mlf_world *w, const struct mlf_op *op,
 
 /* ---- model.order ---- */
 
+static bool model_seq(const struct mlf_world *w, int nid, struct mlf_failure *f)
+{
+	unsigned long seq = w->nodes[nid].memcg_lru.seq;
+
+	if (seq == w->model.nodes[nid].seq)
+		return true;
+	fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, MLF_NONE);
+	mlf_failure_msg(f, "seq is %lu, the model's %lu", seq,
+			w->model.nodes[nid].seq);
+	return false;
+}
+
+static bool model_bin(const struct mlf_world *w, int nid, int gen, int bin,
+		      struct mlf_failure *f)
+{
+	const struct mlf_model_bin *mb = &w->model.nodes[nid].bins[gen][bin];
+	struct scan s;
+	int i;
+
+	scan_bin(w, nid, gen, bin, &s);
+	if (s.end != SCAN_NULLS) {
+		fail_at(f, "model.order", nid, gen, bin, MLF_NONE);
+		mlf_failure_msg(f,
+			"fifo[%d][%d] cannot be walked past entry %d (%s)",
+			gen, bin, s.len,
+			s.end == SCAN_CYCLE ? "a cycle" : "a stale pointer");
+		return false;
+	}
+	for (i = 0; i < s.len || i < mb->len; i++) {
+		int port = i < s.len ? w->slots[s.slots[i]].memcg->id : -1;
+		int model = i < mb->len ? mb->ids[i] : -1;
+
+		if (port == model)
+			continue;
+		fail_at(f, "model.order", nid, gen, bin,
+			port >= 0 ? port : model);
+		if (port < 0)
+			mlf_failure_msg(f,
+				"fifo[%d][%d] position %d: the port's bin ends (%d entries), the model has m%d",
+				gen, bin, i, s.len, model);
+		else if (model < 0)
+			mlf_failure_msg(f,
+				"fifo[%d][%d] position %d: the port has m%d, the model's bin ends (%d entries)",
+				gen, bin, i, port, mb->len);
+		else
+			mlf_failure_msg(f,
+				"fifo[%d][%d] position %d: the port has m%d, the model m%d",
+				gen, bin, i, port, model);
+		return false;
+	}
+	return true;
+}
+
+/* Existence, references, and where it is linked (gen / seg) on @nid. */
+static bool model_memcg(const struct mlf_world *w, int nid, int i,
+			struct mlf_failure *f)
+{
+	const struct mlf_model_memcg *mc = &w->model.memcgs[i];
+	struct mem_cgroup *memcg = w->slots[i].memcg;
+	const struct lru_gen_folio *lrugen;
+	bool linked;
+	long refs;
+
+	if (!memcg != !mc->allocated) {
+		fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+		mlf_failure_msg(f, "m%d %s in the port, %s in the model", i,
+				memcg ? "exists" : "does not exist",
+				mc->allocated ? "exists" : "does not exist");
+		return false;
+	}
+	if (!memcg)
+		return true;
+	lrugen = slot_lrugen(w, i, nid);
+	linked = !hlist_nulls_unhashed(&lrugen->list);
+	refs = atomic_long_read(&memcg->refcnt);
+	if (refs != mc->refs) {
+		fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+		mlf_failure_msg(f, "m%d holds %ld references, %ld in the model",
+				i, refs, mc->refs);
+		return false;
+	}
+	if (linked != mc->linked[nid]) {
+		fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+		mlf_failure_msg(f, "m%d is %s in the port, %s in the model", i,
+				linked ? "linked" : "unlinked",
+				mc->linked[nid] ? "linked" : "unlinked");
+		return false;
+	}
+	if (linked && (lrugen->gen != mc->gen[nid] ||
+		       lrugen->seg != mc->seg[nid])) {
+		fail_at(f, "model.order", nid, lrugen->gen, MLF_NONE, i);
+		mlf_failure_msg(f,
+			"m%d has gen %d seg %s in the port, gen %d seg %s in the model",
+			i, lrugen->gen, seg_name(lrugen->seg), mc->gen[nid],
+			seg_name(mc->seg[nid]));
+		return false;
+	}
+	return true;
+}
+
 bool check_model_order(const struct mlf_world *w, int nid,
 		       struct mlf_failure *f)
 {
-	const struct mlf_model_node *mnode = &w->model.nodes[nid];
-	unsigned long seq = w->nodes[nid].memcg_lru.seq;
 	int gen, bin, i;
-	struct scan s;
 
-	if (seq != mnode->seq) {
-		fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, MLF_NONE);
-		mlf_failure_msg(f, "seq is %lu, the model's %lu", seq,
-				mnode->seq);
+	map_prepare(w);
+	if (!model_seq(w, nid, f))
 		return false;
-	}
-
-	map_build(w, nid);
-	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
-		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
-			const struct mlf_model_bin *mb = &mnode->bins[gen][bin];
-
-			scan_bin(w, nid, gen, bin, &s);
-			if (s.end != SCAN_NULLS) {
-				fail_at(f, "model.order", nid, gen, bin,
-					MLF_NONE);
-				mlf_failure_msg(f,
-					"fifo[%d][%d] cannot be walked past entry %d (%s)",
-					gen, bin, s.len,
-					s.end == SCAN_CYCLE ? "a cycle" :
-							      "a stale pointer");
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++)
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++)
+			if (!model_bin(w, nid, gen, bin, f))
 				return false;
-			}
-			for (i = 0; i < s.len || i < mb->len; i++) {
-				int port = i < s.len ?
-					w->slots[s.slots[i]].memcg->id : -1;
-				int model = i < mb->len ? mb->ids[i] : -1;
-
-				if (port == model)
-					continue;
-				fail_at(f, "model.order", nid, gen, bin,
-					port >= 0 ? port : model);
-				if (port < 0)
-					mlf_failure_msg(f,
-						"fifo[%d][%d] position %d: the port's bin ends (%d entries), the model has m%d",
-						gen, bin, i, s.len, model);
-				else if (model < 0)
-					mlf_failure_msg(f,
-						"fifo[%d][%d] position %d: the port has m%d, the model's bin ends (%d entries)",
-						gen, bin, i, port, mb->len);
-				else
-					mlf_failure_msg(f,
-						"fifo[%d][%d] position %d: the port has m%d, the model m%d",
-						gen, bin, i, port, model);
-				return false;
-			}
-		}
-	}
-
-	for (i = 0; i < w->pool_size; i++) {
-		const struct mlf_model_memcg *mc = &w->model.memcgs[i];
-		struct mem_cgroup *memcg = w->slots[i].memcg;
-		const struct lru_gen_folio *lrugen;
-		bool linked;
-		long refs;
-
-		if (!memcg != !mc->allocated) {
-			fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
-			mlf_failure_msg(f, "m%d %s in the port, %s in the model",
-					i, memcg ? "exists" : "does not exist",
-					mc->allocated ? "exists" :
-							"does not exist");
+	for (i = 0; i < w->pool_size; i++)
+		if (!model_memcg(w, nid, i, f))
 			return false;
-		}
-		if (!memcg)
-			continue;
-		lrugen = slot_lrugen(w, i, nid);
-		linked = !hlist_nulls_unhashed(&lrugen->list);
-		refs = atomic_long_read(&memcg->refcnt);
-		if (refs != mc->refs) {
-			fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
-			mlf_failure_msg(f,
-				"m%d holds %ld references, %ld in the model",
-				i, refs, mc->refs);
-			return false;
-		}
-		if (linked != mc->linked[nid]) {
-			fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
-			mlf_failure_msg(f, "m%d is %s in the port, %s in the model",
-					i, linked ? "linked" : "unlinked",
-					mc->linked[nid] ? "linked" : "unlinked");
-			return false;
-		}
-		if (linked && (lrugen->gen != mc->gen[nid] ||
-			       lrugen->seg != mc->seg[nid])) {
-			fail_at(f, "model.order", nid, lrugen->gen, MLF_NONE, i);
-			mlf_failure_msg(f,
-				"m%d has gen %d seg %s in the port, gen %d seg %s in the model",
-				i, lrugen->gen, seg_name(lrugen->seg),
-				mc->gen[nid], seg_name(mc->seg[nid]));
-			return false;
-		}
-	}
 	return true;
 }
 
@@ -845,6 +897,186 @@ bool check_reclaim_progress(const struct mlf_world *w, int nid, int walk_gen,
 		return false;
 	}
 	return true;
+}
+
+/* ---- what one op touched ---- */
+
+bool check_nr_memcgs_model(const struct mlf_world *w, int nid,
+			   struct mlf_failure *f)
+{
+	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
+	int gen;
+
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
+		unsigned long n = model_gen_count(&w->model, nid, gen);
+
+		if (lru->nr_memcgs[gen] == n)
+			continue;
+		fail_at(f, "nr_memcgs", nid, gen, MLF_NONE, MLF_NONE);
+		mlf_failure_msg(f,
+			"nr_memcgs[%d] is %lu but the model's gen %d holds %lu entries",
+			gen, lru->nr_memcgs[gen], gen, n);
+		return false;
+	}
+	return true;
+}
+
+bool check_node_quick(const struct mlf_world *w, int nid,
+		      struct mlf_failure *f)
+{
+	return model_seq(w, nid, f) && check_nr_memcgs_model(w, nid, f) &&
+	       check_seq_valid_gens(w, nid, f) &&
+	       check_seq_old_nonempty(w, nid, f);
+}
+
+/* A pointer in the bin that is no live lrugen of the node. */
+static bool membership_bin(const struct mlf_world *w, int nid, int gen,
+			   int bin, struct mlf_failure *f)
+{
+	struct scan s;
+
+	scan_bin(w, nid, gen, bin, &s);
+	if (s.end != SCAN_UNKNOWN)
+		return true;
+	fail_at(f, "list.membership", nid, gen, bin, MLF_NONE);
+	mlf_failure_msg(f,
+		"fifo[%d][%d]: entry %d is %p, the lrugen of no live memcg on node %d (stale or freed pointer)",
+		gen, bin, s.len, (void *)s.bad, nid);
+	return false;
+}
+
+bool check_bin(const struct mlf_world *w, int nid, int gen, int bin,
+	       struct mlf_failure *f)
+{
+	map_prepare(w);
+	return links_bin(w, nid, gen, bin, f) &&
+	       membership_bin(w, nid, gen, bin, f) &&
+	       tail_bin(w, nid, gen, bin, f) && model_bin(w, nid, gen, bin, f);
+}
+
+/* The bin whose head's first @pprev is, as gen * MEMCG_NR_BINS + bin, or -1. */
+static int head_of(const struct mlf_world *w, int nid,
+		   struct hlist_nulls_node *const *pprev)
+{
+	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
+	int gen, bin;
+
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++)
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++)
+			if (pprev == &lru->fifo[gen][bin].first)
+				return gen * MEMCG_NR_BINS + bin;
+	return -1;
+}
+
+bool check_memcg(const struct mlf_world *w, int nid, int i,
+		 struct mlf_failure *f)
+{
+	const struct lru_gen_folio *lrugen;
+	struct hlist_nulls_node *const *pprev;
+	const struct hlist_nulls_node *next;
+	int head, prev = -1, after;
+
+	map_prepare(w);
+	if (i < 0 || i >= w->pool_size)
+		return true;
+	if (!model_memcg(w, nid, i, f))
+		return false;
+	if (!w->slots[i].memcg)
+		return true;
+	lrugen = slot_lrugen(w, i, nid);
+	if (hlist_nulls_unhashed(&lrugen->list))
+		return true;
+
+	/* backwards: a head's first, or the next of a live lrugen */
+	pprev = lrugen->list.pprev;
+	head = head_of(w, nid, pprev);
+	if (head < 0) {
+		prev = map_lookup(w, nid,
+				  container_of(pprev, struct hlist_nulls_node,
+					       next));
+		if (prev < 0) {
+			fail_at(f, "list.membership", nid, lrugen->gen,
+				MLF_NONE, i);
+			mlf_failure_msg(f,
+				"m%d's pprev %p is no bin head's first and no live lrugen's next on node %d",
+				i, (void *)pprev, nid);
+			return false;
+		}
+	}
+	if (*pprev != &lrugen->list) {
+		fail_at(f, "list.links", nid, lrugen->gen, MLF_NONE, i);
+		if (prev >= 0)
+			mlf_failure_msg(f,
+				"m%d's pprev is m%d's next, which points at %p, not at m%d",
+				i, prev, (void *)*pprev, i);
+		else
+			mlf_failure_msg(f,
+				"m%d's pprev is fifo[%d][%d]'s first, which points at %p, not at m%d",
+				i, head / MEMCG_NR_BINS, head % MEMCG_NR_BINS,
+				(void *)*pprev, i);
+		return false;
+	}
+	if (head >= 0 && head / MEMCG_NR_BINS != lrugen->gen) {
+		fail_at(f, "list.membership", nid, head / MEMCG_NR_BINS,
+			head % MEMCG_NR_BINS, i);
+		mlf_failure_msg(f,
+			"m%d heads fifo[%d][%d] but its lrugen.gen is %d", i,
+			head / MEMCG_NR_BINS, head % MEMCG_NR_BINS, lrugen->gen);
+		return false;
+	}
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	if (lrugen->bin != w->model.memcgs[i].bin[nid] ||
+	    (head >= 0 && head % MEMCG_NR_BINS != lrugen->bin)) {
+		fail_at(f, "list.membership", nid, lrugen->gen, lrugen->bin, i);
+		mlf_failure_msg(f,
+			"m%d's lrugen.bin is %d; it sits in bin %d in the model%s",
+			i, lrugen->bin, w->model.memcgs[i].bin[nid],
+			head >= 0 ? " and heads a bin of another number" : "");
+		return false;
+	}
+#endif
+
+	/* forwards: a live lrugen that points back, or the gen's nulls */
+	next = lrugen->list.next;
+	if (is_a_nulls(next)) {
+		if (get_nulls_value(next) == lrugen->gen)
+			return true;
+		fail_at(f, "list.membership", nid, lrugen->gen, MLF_NONE, i);
+		mlf_failure_msg(f,
+			"m%d ends a list on nulls value %lu but its lrugen.gen is %d",
+			i, get_nulls_value(next), lrugen->gen);
+		return false;
+	}
+	after = map_lookup(w, nid, next);
+	if (after < 0) {
+		fail_at(f, "list.membership", nid, lrugen->gen, MLF_NONE, i);
+		mlf_failure_msg(f,
+			"m%d's next %p is the lrugen of no live memcg on node %d",
+			i, (void *)next, nid);
+		return false;
+	}
+	if (next->pprev != &lrugen->list.next) {
+		fail_at(f, "list.links", nid, lrugen->gen, MLF_NONE, after);
+		mlf_failure_msg(f,
+			"m%d follows m%d but its pprev points at %p instead of m%d's next (%p)",
+			after, i, (void *)next->pprev, i,
+			(void *)&lrugen->list.next);
+		return false;
+	}
+	return true;
+}
+
+/* ---- all of a node ---- */
+
+bool check_node_full(const struct mlf_world *w, int nid, struct mlf_failure *f)
+{
+	bool ok;
+
+	map_prepare(w);
+	view_open(w, nid);
+	ok = check_structure(w, nid, f) && check_model_order(w, nid, f);
+	view_close();
+	return ok;
 }
 
 /* ---- all of the structure ---- */

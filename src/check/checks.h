@@ -59,5 +59,36 @@ bool check_reclaim_progress(const struct mlf_world *w, int nid, int walk_gen,
 
 /* Every per-node structure check above (not seg / progress / advance). */
 bool check_structure(const struct mlf_world *w, int nid, struct mlf_failure *f);
+/* check_structure and check_model_order, sharing one walk of each bin */
+bool check_node_full(const struct mlf_world *w, int nid, struct mlf_failure *f);
+
+/*
+ * The per-op checks (checks.c explains why they leave no hole). All read
+ * the world's lrugen map; none is O(pool).
+ */
+/* nr_memcgs: nr_memcgs[gen] equals the model's count of gen: O(24) */
+bool check_nr_memcgs_model(const struct mlf_world *w, int nid,
+			   struct mlf_failure *f);
+/*
+ * After every op, per node, O(bins): model.order's seq, nr_memcgs against
+ * the model, seq.valid_gens and seq.old_nonempty.
+ */
+bool check_node_quick(const struct mlf_world *w, int nid,
+		      struct mlf_failure *f);
+/*
+ * One bin: list.links, list.membership (no stale entry), tail.cache and
+ * model.order restricted to fifo[gen][bin] of @nid: O(bin length).
+ */
+bool check_bin(const struct mlf_world *w, int nid, int gen, int bin,
+	       struct mlf_failure *f);
+/*
+ * One memcg (pool slot @i) on @nid: model.order's per-memcg part (exists,
+ * references, linked, gen, seg), and, when linked, its own links (what its
+ * pprev points at points back at it; its next is a live lrugen whose pprev
+ * points back, or the nulls of its generation) and its lrugen.gen / .bin
+ * against the bin it heads and the model's bin: O(1).
+ */
+bool check_memcg(const struct mlf_world *w, int nid, int i,
+		 struct mlf_failure *f);
 
 #endif

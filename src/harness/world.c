@@ -2,14 +2,30 @@
 /*
  * The sequential driver: applies ops to the port and the model, keeps each
  * memcg slot's life cycle honest (an op that does not apply is skipped), and
- * runs the checks after every op.
+ * runs the checks after every op. Which checks, when:
+ *
+ *   every op, every node   seq.monotonic, seq.advance, check_node_quick()
+ *                          (model seq, nr_memcgs against the model,
+ *                          seq.valid_gens, seq.old_nonempty): O(bins)
+ *   every op               check_bin() on the model's bins of the op's memcg
+ *                          before and after the op, check_memcg() on it
+ *                          (src/check/checks.c argues why that is enough)
+ *   full check             when full_checks is set; while at most
+ *                          full_check_small lrugens are linked (cheap then);
+ *                          after a reclaim walk (O(n) anyway); every
+ *                          full_check_interval applied ops; world_finish()
+ *
+ * The map of live lrugens that lets a check vouch for a pointer is kept
+ * here, O(nodes) per online and release, instead of being rebuilt per check.
  */
 #include "world.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../check/checks.h"
+#include "../check/model_query.h"
 
 static const char *const op_kind_names[MLF_OP_NR] = {
 	[MLF_OP_ONLINE] = "online",   [MLF_OP_OFFLINE] = "offline",
@@ -48,6 +64,167 @@ static struct mlf_model_features variant_features(void)
 	return features;
 }
 
+/* ---- the map of live lrugens ---- */
+
+static unsigned int map_hash(const void *p, unsigned int cap)
+{
+	uint64_t v = (uintptr_t)p >> 3;
+
+	return (unsigned int)((v * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+static void map_init(struct mlf_lrugen_map *map, int entries)
+{
+	unsigned int cap = 64;
+
+	/* at most half full, so that probe runs stay short */
+	while (cap < 2u * entries)
+		cap *= 2;
+	map->keys = calloc(cap, sizeof(*map->keys));
+	map->vals = calloc(cap, sizeof(*map->vals));
+	if (!map->keys || !map->vals)
+		abort();
+	map->cap = cap;
+	map->nr = 0;
+}
+
+static void map_destroy(struct mlf_lrugen_map *map)
+{
+	free(map->keys);
+	free(map->vals);
+	memset(map, 0, sizeof(*map));
+}
+
+static void map_add(struct mlf_lrugen_map *map,
+		    const struct hlist_nulls_node *key, int val)
+{
+	unsigned int h = map_hash(key, map->cap);
+
+	while (map->keys[h]) {
+		if (map->keys[h] == key)
+			abort();	/* the allocator handed out a live one */
+		h = (h + 1) & (map->cap - 1);
+	}
+	map->keys[h] = key;
+	map->vals[h] = val;
+	map->nr++;
+}
+
+/* Linear probing: close the gap by moving later entries of the run back. */
+static void map_del(struct mlf_lrugen_map *map,
+		    const struct hlist_nulls_node *key)
+{
+	unsigned int mask = map->cap - 1, h = map_hash(key, map->cap), j;
+
+	while (map->keys[h] != key) {
+		if (!map->keys[h])
+			abort();	/* not there: the world lost track */
+		h = (h + 1) & mask;
+	}
+	map->keys[h] = NULL;
+	map->nr--;
+	for (j = (h + 1) & mask; map->keys[j]; j = (j + 1) & mask) {
+		unsigned int home = map_hash(map->keys[j], map->cap);
+
+		/* stays if its home lies cyclically in (h, j] */
+		if (((j - home) & mask) < ((j - h) & mask))
+			continue;
+		map->keys[h] = map->keys[j];
+		map->vals[h] = map->vals[j];
+		map->keys[j] = NULL;
+		h = j;
+	}
+}
+
+int world_lrugen_lookup(const struct mlf_world *w,
+			const struct hlist_nulls_node *p, int *nid)
+{
+	return mlf_lrugen_map_lookup(&w->map, p, nid);
+}
+
+void mlf_lrugen_map_fill(struct mlf_lrugen_map *map,
+			 const struct mlf_world *w)
+{
+	unsigned int want = 64;
+	int i, nid;
+
+	while (want < 2u * w->pool_size * w->nr_nodes)
+		want *= 2;
+	if (map->cap < want) {
+		map_destroy(map);
+		map_init(map, w->pool_size * w->nr_nodes);
+	} else {
+		memset(map->keys, 0, map->cap * sizeof(*map->keys));
+		map->nr = 0;
+	}
+	for (i = 0; i < w->pool_size; i++) {
+		if (!w->slots[i].memcg)
+			continue;
+		for (nid = 0; nid < w->nr_nodes; nid++)
+			map_add(map,
+				&get_lruvec(w->slots[i].memcg, nid)->lrugen.list,
+				i * MAX_NUMNODES + nid);
+	}
+}
+
+int mlf_lrugen_map_lookup(const struct mlf_lrugen_map *map,
+			  const struct hlist_nulls_node *p, int *nid)
+{
+	unsigned int h;
+
+	if (!p || !map->cap)
+		return -1;
+	for (h = map_hash(p, map->cap); map->keys[h];
+	     h = (h + 1) & (map->cap - 1)) {
+		if (map->keys[h] == p) {
+			*nid = map->vals[h] % MAX_NUMNODES;
+			return map->vals[h] / MAX_NUMNODES;
+		}
+	}
+	return -1;
+}
+
+static void map_memcg(struct mlf_world *w, int slot, bool add)
+{
+	int nid;
+
+	if (!w->map_kept)
+		return;
+	for (nid = 0; nid < w->nr_nodes; nid++) {
+		const struct hlist_nulls_node *key =
+			&get_lruvec(w->slots[slot].memcg, nid)->lrugen.list;
+
+		if (add)
+			map_add(&w->map, key, slot * MAX_NUMNODES + nid);
+		else
+			map_del(&w->map, key);
+	}
+}
+
+/* MLF_CHECKS: "full", "touched", or a full check interval. */
+static void checks_from_env(struct mlf_world *w)
+{
+	const char *env = getenv("MLF_CHECKS");
+	char *end;
+	unsigned long n;
+
+	if (!env || !*env)
+		return;
+	if (!strcmp(env, "full")) {
+		w->full_checks = true;
+		return;
+	}
+	if (!strcmp(env, "touched")) {
+		w->full_check_interval = 0;
+		w->full_check_small = 0;
+		w->final_check = false;
+		return;
+	}
+	n = strtoul(env, &end, 0);
+	if (!*end)
+		w->full_check_interval = n;
+}
+
 void world_init(struct mlf_world *w, int nr_nodes, int pool_size)
 {
 	int nid;
@@ -63,7 +240,12 @@ void world_init(struct mlf_world *w, int nr_nodes, int pool_size)
 		pool_size = MLF_MAX_POOL;
 	w->nr_nodes = nr_nodes;
 	w->pool_size = pool_size;
-	w->full_checks = true;
+	w->full_checks = false;
+	w->full_check_interval = MLF_FULL_CHECK_INTERVAL;
+	w->full_check_small = MLF_FULL_CHECK_SMALL;
+	w->final_check = true;
+	checks_from_env(w);
+	w->touched.memcg = MLF_NONE;
 	/* one thread: frees run at rcu_barrier(), after a grace period */
 	mlf_rcu_defer_callbacks(true);
 	nr_node_ids = nr_nodes;
@@ -73,13 +255,28 @@ void world_init(struct mlf_world *w, int nr_nodes, int pool_size)
 		node_data[nid] = &w->nodes[nid];
 	}
 	w->slots = calloc(pool_size, sizeof(*w->slots));
+	w->touched.released = calloc(pool_size, sizeof(*w->touched.released));
+	if (!w->slots || !w->touched.released)
+		abort();
+	map_init(&w->map, pool_size * nr_nodes);
 	model_init(&w->model, nr_nodes, pool_size, variant_features());
+}
+
+void world_finish(struct mlf_world *w)
+{
+	if (w->finished)
+		return;
+	w->finished = true;
+	mlf_current_op = MLF_NONE;
+	if (w->final_check && w->map_kept)
+		world_check_all(w);
 }
 
 void world_destroy(struct mlf_world *w)
 {
 	int i;
 
+	world_finish(w);
 	mlf_current_op = MLF_NONE;
 	for (i = 0; i < w->pool_size; i++) {
 		struct mlf_slot *slot = &w->slots[i];
@@ -92,6 +289,7 @@ void world_destroy(struct mlf_world *w)
 		}
 		while (slot->refs-- > 0)
 			mem_cgroup_put(slot->memcg);
+		map_memcg(w, i, false);
 		css_release(slot->memcg);
 		slot->memcg = NULL;
 		slot->state = SLOT_EMPTY;
@@ -100,6 +298,9 @@ void world_destroy(struct mlf_world *w)
 	rcu_barrier();
 	free(w->slots);
 	w->slots = NULL;
+	free(w->touched.released);
+	w->touched.released = NULL;
+	map_destroy(&w->map);
 	model_destroy(&w->model);
 	lockdep_reset();
 }
@@ -145,10 +346,59 @@ void world_check_all(struct mlf_world *w)
 	struct mlf_failure f;
 	int nid;
 
+	for (nid = 0; nid < w->nr_nodes; nid++)
+		fail_if(check_node_full(w, nid, &f), &f);
+}
+
+/* Note the model's bins of memcg @id on @nid (every node: MLF_NONE). */
+static void touch_bins(struct mlf_world *w, int id, int only)
+{
+	int nid, gen, bin;
+
+	for (nid = 0; nid < w->nr_nodes; nid++)
+		if ((only == MLF_NONE || nid == only) &&
+		    model_where(&w->model, id, nid, &gen, &bin))
+			w->touched.bins[nid] |= 1u << (gen * MEMCG_NR_BINS + bin);
+}
+
+static void check_touched(struct mlf_world *w)
+{
+	const struct mlf_touched *t = &w->touched;
+	struct mlf_failure f;
+	int nid, i, k;
+
+	w->touched_check_runs++;
 	for (nid = 0; nid < w->nr_nodes; nid++) {
-		fail_if(check_structure(w, nid, &f), &f);
-		fail_if(check_model_order(w, nid, &f), &f);
+		if (t->full_node[nid]) {
+			fail_if(check_node_full(w, nid, &f), &f);
+			continue;
+		}
+		for (k = 0; k < MEMCG_NR_GENS * MEMCG_NR_BINS; k++)
+			if (t->bins[nid] & (1u << k))
+				fail_if(check_bin(w, nid, k / MEMCG_NR_BINS,
+						  k % MEMCG_NR_BINS, &f),
+					&f);
+		if (t->memcg != MLF_NONE)
+			fail_if(check_memcg(w, nid, t->memcg, &f), &f);
+		for (i = 0; i < t->nr_released; i++)
+			fail_if(check_memcg(w, nid, t->released[i], &f), &f);
 	}
+}
+
+void world_check_touched(struct mlf_world *w)
+{
+	check_touched(w);
+}
+
+static bool full_check_due(const struct mlf_world *w)
+{
+	if (w->full_checks)
+		return true;
+	if (w->full_check_interval &&
+	    w->ops_applied % w->full_check_interval == 0)
+		return true;
+	return w->full_check_small &&
+	       model_nr_linked(&w->model) <= w->full_check_small;
 }
 
 static void check_after_op(struct mlf_world *w)
@@ -159,11 +409,14 @@ static void check_after_op(struct mlf_world *w)
 	for (nid = 0; nid < w->nr_nodes; nid++) {
 		fail_if(check_seq_monotonic(w, nid, &f), &f);
 		fail_if(check_seq_advance(w, nid, &f), &f);
+		fail_if(check_node_quick(w, nid, &f), &f);
 	}
-	if (w->full_checks ||
-	    (w->full_check_interval &&
-	     w->ops_applied % w->full_check_interval == 0))
+	if (full_check_due(w)) {
+		w->full_check_runs++;
 		world_check_all(w);
+	} else {
+		check_touched(w);
+	}
 }
 
 /* ---- ops ---- */
@@ -217,6 +470,7 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 	struct mlf_failure f;
 	int walk_gen = get_memcg_gen(w->seq_before[nid]);
 	bool aborted;
+	int i;
 
 	rec.nr_failed = 0;
 	rec.restarts = 0;
@@ -229,6 +483,12 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 	w->walks++;
 	w->restarts += rec.restarts;
 	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
+	/* the walk may touch any bin of its node, and release anywhere */
+	w->touched.full_node[nid] = true;
+	for (i = 0; i < rec.nr_failed && i < w->pool_size; i++) {
+		w->touched.released[w->touched.nr_released++] = rec.failed[i];
+		touch_bins(w, rec.failed[i], MLF_NONE);
+	}
 	model_apply(&w->model, op);
 	fail_if(check_reclaim_progress(w, nid, walk_gen, aborted, rec.failed,
 				       rec.nr_failed, &f),
@@ -249,9 +509,14 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		op.nr_draws = MLF_OP_MAX_DRAWS;
 	slot = &w->slots[op.memcg];
 
+	w->map_kept = true;
 	mlf_current_op = w->op_index++;
 	w->cur_op_kind = op.kind;
 	w->cur_op_node = op.node;
+	memset(w->touched.full_node, 0, sizeof(w->touched.full_node));
+	memset(w->touched.bins, 0, sizeof(w->touched.bins));
+	w->touched.memcg = op.memcg;
+	w->touched.nr_released = 0;
 	for (nid = 0; nid < w->nr_nodes; nid++) {
 		w->seq_before[nid] = w->nodes[nid].memcg_lru.seq;
 		w->old_count_before[nid] =
@@ -266,17 +531,21 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		slot->memcg = mem_cgroup_alloc(op.memcg);
 		slot->state = SLOT_ONLINE;
 		slot->refs = 0;
+		map_memcg(w, op.memcg, true);
 		mem_cgroup_css_online(slot->memcg);
 		model_apply(&w->model, &op);
+		touch_bins(w, op.memcg, MLF_NONE);
 		break;
 	case MLF_OP_OFFLINE:
 		if (slot->state != SLOT_ONLINE)
 			goto skip;
 		note_before(w, slot->memcg, before);
+		touch_bins(w, op.memcg, MLF_NONE);
 		mem_cgroup_css_offline(slot->memcg);
 		slot->state = SLOT_OFFLINE;
 		drop_ref(slot);		/* the base reference */
 		model_apply(&w->model, &op);
+		touch_bins(w, op.memcg, MLF_NONE);
 		for (nid = 0; nid < w->nr_nodes; nid++)
 			check_rotation(w, &op, nid, MEMCG_LRU_OLD, before);
 		break;
@@ -297,6 +566,9 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	case MLF_OP_RELEASE:
 		if (slot->state != SLOT_DEAD)
 			goto skip;
+		touch_bins(w, op.memcg, MLF_NONE);
+		/* from now on a pointer to it in a bin is a stale one */
+		map_memcg(w, op.memcg, false);
 		css_release(slot->memcg);
 		slot->memcg = NULL;
 		slot->state = SLOT_EMPTY;
@@ -307,20 +579,24 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		    op.rotate_op > MEMCG_LRU_YOUNG)
 			goto skip;
 		note_before(w, slot->memcg, before);
+		touch_bins(w, op.memcg, op.node);
 		mlf_rotate_memcg(get_lruvec(slot->memcg, op.node), op.rotate_op);
 		model_apply(&w->model, &op);
+		touch_bins(w, op.memcg, op.node);
 		check_rotation(w, &op, op.node, op.rotate_op, before);
 		break;
 	case MLF_OP_SOFT:
 		if (!slot_has_ref(slot))
 			goto skip;
 		note_before(w, slot->memcg, before);
+		touch_bins(w, op.memcg, op.node);
 		if (op.softirq)
 			mlf_softirq_enter();
 		lru_gen_soft_reclaim(slot->memcg, op.node);
 		if (op.softirq)
 			mlf_softirq_exit();
 		model_apply(&w->model, &op);
+		touch_bins(w, op.memcg, op.node);
 		if (before[op.node].seg != MEMCG_LRU_HEAD)
 			check_rotation(w, &op, op.node, MEMCG_LRU_HEAD, before);
 		break;

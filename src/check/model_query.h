@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Read-only questions to the reference model that the per-op checks ask:
+ * how many memcgs a generation holds, and where a memcg sits. They read
+ * struct mlf_model's fields only, so model.c stays the model's one writer.
+ */
+#ifndef _MLF_CHECK_MODEL_QUERY_H
+#define _MLF_CHECK_MODEL_QUERY_H
+
+#include "model.h"
+
+/* Entries in all bins of @gen on @nid: O(MODEL_NR_BINS). */
+static inline unsigned long model_gen_count(const struct mlf_model *m, int nid,
+					    int gen)
+{
+	unsigned long n = 0;
+	int bin;
+
+	for (bin = 0; bin < MODEL_NR_BINS; bin++)
+		n += m->nodes[nid].bins[gen][bin].len;
+	return n;
+}
+
+/* Linked entries on every node: what a full check walks. */
+static inline unsigned long model_nr_linked(const struct mlf_model *m)
+{
+	unsigned long n = 0;
+	int nid, gen;
+
+	for (nid = 0; nid < m->nr_nodes; nid++)
+		for (gen = 0; gen < MODEL_NR_GENS; gen++)
+			n += model_gen_count(m, nid, gen);
+	return n;
+}
+
+/*
+ * Where memcg @id sits on @nid: true and *@gen, *@bin if the model has it
+ * linked there.
+ */
+static inline bool model_where(const struct mlf_model *m, int id, int nid,
+			       int *gen, int *bin)
+{
+	const struct mlf_model_memcg *mc;
+
+	if (id < 0 || id >= m->pool_size)
+		return false;
+	mc = &m->memcgs[id];
+	if (!mc->allocated || !mc->linked[nid])
+		return false;
+	*gen = mc->gen[nid];
+	*bin = mc->bin[nid];
+	return true;
+}
+
+#endif
