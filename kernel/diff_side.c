@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One side of kernel_diff (diff_side.h): a world, and a snapshot of what
+ * the memcg LRU holds after each op, read through the world's map of live
+ * lrugens so that a corrupted list is cut short instead of followed.
+ */
+#include "diff_side.h"
+
+#include <string.h>
+
+#include "harness/world.h"
+
+static struct mlf_world world;
+
+const char *mlf_diff_side_name(void)
+{
+	return MLF_VARIANT_NAME;
+}
+
+void mlf_diff_side_init(int nr_nodes, int pool_size)
+{
+	world_init(&world, nr_nodes, pool_size);
+}
+
+bool mlf_diff_side_apply(const struct mlf_op *op)
+{
+	return world_apply(&world, op);
+}
+
+static void snapshot_bin(struct mlf_diff_snapshot *s, int nid, int gen,
+			 int bin)
+{
+	const struct hlist_nulls_node *pos =
+		world.nodes[nid].memcg_lru.fifo[gen][bin].first;
+	int *ids = s->ids[nid][gen][bin];
+	int len = 0, owner;
+
+	while (!is_a_nulls(pos) && len <= world.pool_size) {
+		int slot = world_lrugen_lookup(&world, pos, &owner);
+
+		ids[len++] = slot;
+		if (slot < 0 || owner != nid)
+			break;	/* not a live lrugen of this node: stop here */
+		pos = pos->next;
+	}
+	s->len[nid][gen][bin] = len;
+}
+
+void mlf_diff_side_snapshot(struct mlf_diff_snapshot *s)
+{
+	int nid, gen, bin, i;
+
+	s->nr_nodes = world.nr_nodes;
+	s->pool_size = world.pool_size;
+	for (nid = 0; nid < world.nr_nodes; nid++) {
+		const struct lru_gen_memcg *lru = &world.nodes[nid].memcg_lru;
+
+		s->seq[nid] = lru->seq;
+		for (gen = 0; gen < MLF_DIFF_GENS; gen++) {
+			s->nr_memcgs[nid][gen] = lru->nr_memcgs[gen];
+			for (bin = 0; bin < MLF_DIFF_BINS; bin++)
+				snapshot_bin(s, nid, gen, bin);
+		}
+	}
+	for (i = 0; i < world.pool_size; i++) {
+		const struct mlf_slot *slot = &world.slots[i];
+
+		s->state[i] = slot->state;
+		for (nid = 0; nid < world.nr_nodes; nid++) {
+			const struct lru_gen_folio *lrugen;
+
+			if (!slot->memcg) {
+				s->gen[i][nid] = s->seg[i][nid] = 0;
+				continue;
+			}
+			lrugen = &get_lruvec(slot->memcg, nid)->lrugen;
+			s->gen[i][nid] = lrugen->gen;
+			s->seg[i][nid] = lrugen->seg;
+		}
+	}
+}
+
+void mlf_diff_side_finish(void)
+{
+	world_finish(&world);
+}
+
+void mlf_diff_side_destroy(void)
+{
+	world_destroy(&world);
+	memset(&world, 0, sizeof(world));
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The prefix header of the kernel-tree build (-include, in every source of
+ * mlf_port_kernel and of whatever links it): it stands in for
+ * src/mm/mmzone.h and variant.h, whose include guards it takes, so that the
+ * port's memcontrol.[ch], the world, the checks and the model compile
+ * unchanged around the tree's code. The memcg LRU structures, constants and
+ * enums and the feature macros come from the tree (mlf_tree_gen.h, written
+ * by kernel/extract.py into the build directory); hlist_nulls comes from
+ * the tree's <linux/list_nulls.h> and <linux/rculist_nulls.h> in place of
+ * the shim's. What the tree's structures are embedded in (struct lruvec,
+ * pglist_data) is reduced to what the memcg LRU touches, as the port has it.
+ */
+#ifndef _MLF_TREE_H
+#define _MLF_TREE_H
+
+/* the shim's list headers and the port's mmzone.h / variant.h give way */
+#define _MLF_KERNEL_LIST_NULLS_H
+#define _MLF_KERNEL_RCULIST_NULLS_H
+#define _MLF_MM_MMZONE_H
+#define _MLF_MM_VARIANT_H
+
+#define MLF_KERNEL_TREE 1
+#define MLF_VARIANT_NAME "kernel-tree"
+
+#ifndef __KERNEL__
+#define __KERNEL__
+#endif
+#define CONFIG_MEMCG 1
+#define CONFIG_LRU_GEN 1
+
+#include "kernel/kernel.h"
+
+#include <linux/rculist_nulls.h>
+
+#include "mlf_tree_gen.h"
+
+struct pglist_data;
+
+struct lruvec {
+	struct lru_gen_folio lrugen;
+	/* the node this lruvec belongs to */
+	struct pglist_data *pgdat;
+};
+
+typedef struct pglist_data {
+	int node_id;
+	struct lru_gen_memcg memcg_lru;
+} pg_data_t;
+
+extern struct pglist_data *node_data[MAX_NUMNODES];
+#define NODE_DATA(nid) (node_data[(nid)])
+
+static inline struct pglist_data *lruvec_pgdat(struct lruvec *lruvec)
+{
+	return lruvec->pgdat;
+}
+
+struct mem_cgroup;
+
+/* the tree's (lru_gen_init_pgdat: its memcg part) and the glue's */
+void lru_gen_init_pgdat(struct pglist_data *pgdat);
+void lru_gen_init_lruvec(struct lruvec *lruvec);
+void lru_gen_exit_memcg(struct mem_cgroup *memcg);
+void lru_gen_online_memcg(struct mem_cgroup *memcg);
+void lru_gen_offline_memcg(struct mem_cgroup *memcg);
+void lru_gen_release_memcg(struct mem_cgroup *memcg);
+void lru_gen_soft_reclaim(struct mem_cgroup *memcg, int nid);
+
+#endif

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A bug from the zoo, hand-applied to a copy of a kernel tree, is caught.
+
+Copies the files the cut needs from the tree (directory or tarball) into
+WORK/tree, drops 'pgdat->memcg_lru.nr_memcgs[gen]--;' from the tree's
+lru_gen_release_memcg() (bug-nr-memcgs-release; the edit must match
+exactly once, else the test fails loudly), then either
+
+  (default)   configures WORK/build with that tree, builds
+              memcg_lru_kernel_replay and replays corpus/memcg_lru, or
+  --mlf-fuzz  runs `tools/mlf kernel --tree WORK/tree fuzz` for N seconds,
+
+and passes only if the run fails with a check that names the bug (EXPECT).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "kernel"))
+import extract  # noqa: E402
+
+# the zoo's check for bug-nr-memcgs-release, and seq.advance, which fires
+# first when the lost decrement is the one that should have emptied the
+# old generation (so seq stays put)
+EXPECT = ("nr_memcgs", "seq.advance")
+FUNCTION = "lru_gen_release_memcg"
+STATEMENT = re.compile(r"\n[ \t]*pgdat->memcg_lru\.nr_memcgs\[gen\]--;[ \t]*(?=\n)")
+
+
+def fail(msg):
+    print("hand_bug: FAIL: " + msg, flush=True)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    print("+ " + " ".join(cmd), flush=True)
+    return subprocess.run(cmd, **kw)
+
+
+def apply_bug(tree):
+    path = os.path.join(tree, extract.VMSCAN)
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    found = extract.Source(extract.VMSCAN, text).function(FUNCTION)
+    if not found:
+        fail("%s: no %s() to edit" % (path, FUNCTION))
+    start, end, _ = found
+    body, n = STATEMENT.subn("\n\t\t/* hand-applied bug: nr_memcgs[gen]-- dropped */", text[start:end])
+    if n != 1:
+        fail("%s: 'pgdat->memcg_lru.nr_memcgs[gen]--;' occurs %d times in %s(), want 1"
+             % (path, n, FUNCTION))
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(text[:start] + body + text[end:])
+    print("hand_bug: dropped nr_memcgs[gen]-- from %s() in %s" % (FUNCTION, path), flush=True)
+
+
+def caught(text):
+    m = re.search(r"MLF FAILURE: check=(\S+)", text)
+    if not m:
+        fail("the run failed without an MLF FAILURE report")
+    if m.group(1) not in EXPECT:
+        fail("caught by %s, expected one of %s" % (m.group(1), ", ".join(EXPECT)))
+    print("hand_bug: caught by %s, as expected" % m.group(1), flush=True)
+
+
+def via_cmake(args, tree):
+    build = os.path.join(args.work, "build")
+    cmd = ["cmake", "-S", ROOT, "-B", build, "-DMLF_KERNEL_TREE=" + tree,
+           "-DCMAKE_C_COMPILER=" + args.cc, "-DMLF_SANITIZE=" + args.sanitize,
+           "-DCMAKE_C_FLAGS=" + args.cflags]
+    if args.generator:
+        cmd += ["-G", args.generator]
+    if run(cmd, stdout=subprocess.DEVNULL).returncode:
+        fail("configuring the bugged tree failed")
+    if run(["cmake", "--build", build, "--target", "memcg_lru_kernel_replay"],
+           stdout=subprocess.DEVNULL).returncode:
+        fail("building the bugged tree failed")
+    replay = os.path.join(build, "fuzz", "memcg_lru_kernel_replay")
+    proc = run([replay, os.path.join(ROOT, "corpus", "memcg_lru")],
+               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sys.stdout.write(proc.stdout[-3000:])
+    if proc.returncode == 0:
+        fail("the corpus replays clean on the bugged tree")
+    caught(proc.stdout)
+
+
+def via_mlf(args, tree):
+    cmd = [os.path.join(ROOT, "tools", "mlf"), "kernel", "--tree", tree, "fuzz",
+           "--target", "memcg_lru", "--time", str(args.mlf_fuzz)]
+    proc = run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sys.stdout.write(proc.stdout[-3000:])
+    if proc.returncode != 1 or not re.search(r"crashes=[1-9]", proc.stdout):
+        fail("tools/mlf kernel fuzz did not report a crash (status %d)" % proc.returncode)
+    caught(proc.stdout)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tree", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--cc", default="cc")
+    p.add_argument("--generator", default="")
+    p.add_argument("--sanitize", default="")
+    p.add_argument("--cflags", default="")
+    p.add_argument("--mlf-fuzz", type=int, metavar="SECONDS",
+                   help="fuzz with tools/mlf kernel instead of replaying the corpus")
+    args = p.parse_args()
+    args.work = os.path.abspath(args.work)
+    tree = os.path.join(args.work, "tree")
+    os.makedirs(args.work, exist_ok=True)
+    if extract.main(["--tree", args.tree, "--out", os.path.join(args.work, "cut"),
+                     "--copy-to", tree]):
+        fail("cannot copy the tree")
+    apply_bug(tree)
+    if args.mlf_fuzz:
+        via_mlf(args, tree)
+    else:
+        via_cmake(args, tree)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

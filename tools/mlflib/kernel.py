@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0
+"""mlf kernel: fuzz, replay and test a kernel tree's own memcg LRU code.
+
+`tools/mlf kernel [--tree DIR_OR_TARBALL] fuzz|replay|test ...` builds the
+kernel configuration (kernel/CMakeLists.txt: the tree's code cut into the
+build directory and compiled against the shim) in build/kernel-<preset>
+(another tree: build/kernel-<preset>-<hash of its path>),
+then runs the same engines as `tools/mlf fuzz` / `replay` on it:
+
+  memcg_lru   the sequential target, every check and the model
+  concurrent  writers and readers at once (--tsan: under ThreadSanitizer)
+  kernel_diff the port's v6.12 and the tree's code on the same input
+
+The default tree is Debian's linux-source-6.12 tarball (tools/mlf setup).
+"""
+import hashlib
+import os
+import subprocess
+import sys
+
+from . import build as mlfbuild
+from . import common
+from . import fuzz
+from . import replay
+
+DEFAULT_TREE = "/usr/src/linux-source-6.12.tar.xz"
+EXTRACT = os.path.join(common.ROOT, "kernel", "extract.py")
+# tools/mlf's name for a target -> (binary, seeds and options from)
+TARGETS = {
+    "memcg_lru": ("memcg_lru_kernel", "memcg_lru"),
+    "concurrent": ("concurrent_kernel", "concurrent"),
+    "kernel_diff": ("kernel_diff", "memcg_lru"),
+}
+
+
+def tree_path(args):
+    tree = os.path.abspath(args.tree or DEFAULT_TREE)
+    if not os.path.exists(tree):
+        if args.tree:
+            raise common.MlfError("%s: no such tree or tarball" % args.tree)
+        raise common.MlfError("no kernel tree at %s: install Debian's linux-source-6.12 "
+                              "(tools/mlf setup) or pass --tree" % DEFAULT_TREE)
+    return tree
+
+
+def tree_suffix(tree):
+    """'' for the default tree, else '-<hash of its path>': build and out
+    directories per tree, so campaigns on two trees may overlap."""
+    return "" if tree == DEFAULT_TREE else "-" + hashlib.sha1(tree.encode()).hexdigest()[:8]
+
+
+def preset_compiler(preset):
+    presets = mlfbuild._load_presets()["configurePresets"]
+    return mlfbuild._resolved(preset, presets)["cacheVariables"].get("CMAKE_C_COMPILER", "cc")
+
+
+def precheck(tree, preset, build):
+    """Cut and compile-check the tree first: one line if the shim cannot carry it."""
+    cmd = [sys.executable, EXTRACT, "--tree", tree, "--out", os.path.join(build, "kernel", "tree"),
+           "--check", preset_compiler(preset)]
+    common.show(cmd)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode:
+        lines = proc.stderr.strip().splitlines() or ["the cut failed"]
+        raise common.MlfError(lines[-1].replace("mlf kernel: ", "", 1))
+    print(proc.stdout.strip(), file=sys.stderr, flush=True)
+
+
+def ensure_kernel_built(tree, preset, sanitize=None, targets=None):
+    """Configure build/kernel-<preset>[-<sanitize>] for @tree if needed; build @targets."""
+    mlfbuild.check_preset(preset)
+    mlfbuild.ensure_setup()
+    name = "kernel-" + preset + ("-" + sanitize if sanitize else "") + tree_suffix(tree)
+    build = common.build_dir(name)
+    os.makedirs(build, exist_ok=True)
+    cache = mlfbuild._cache(build)
+    wanted = {"MLF_KERNEL_TREE": tree}
+    if sanitize:
+        wanted["MLF_SANITIZE"] = sanitize
+    if not cache or any(cache.get(k) != v for k, v in wanted.items()):
+        precheck(tree, preset, build)
+        cmd = ["cmake", "--preset", preset, "-B", build] + \
+              ["-D%s=%s" % kv for kv in sorted(wanted.items())]
+        common.run(cmd, cwd=common.ROOT)
+    cmd = ["cmake", "--build", build]
+    for t in targets or []:
+        cmd += ["--target", t]
+    common.run(cmd, cwd=common.ROOT)
+    return build
+
+
+def fuzz_one(target, build, args, extra, tree):
+    """A libFuzzer campaign on the tree's build, in out/kernel[-<hash>]/<target>/."""
+    binary, seeds = TARGETS[target]
+    out = os.path.join(fuzz.OUT_DIR, "kernel" + tree_suffix(tree), target)
+    work, crashes = os.path.join(out, "corpus"), os.path.join(out, "crashes")
+    fuzz.seed_working_corpus(seeds, work)
+    os.makedirs(crashes, exist_ok=True)
+    before = set(os.listdir(crashes))
+    cmd = [fuzz.binary(build, binary)] + fuzz.read_options(seeds) + [
+        "-max_total_time=%d" % args.time, "-print_final_stats=1",
+        "-artifact_prefix=" + crashes + "/"]
+    if args.jobs > 1:
+        cmd += ["-jobs=%d" % args.jobs, "-workers=%d" % args.jobs]
+    env = {}
+    if args.tsan:
+        env["TSAN_OPTIONS"] = "halt_on_error=1:history_size=7:suppressions=" + \
+            os.path.join(common.ROOT, "sanitizers", "tsan.supp")
+    rc, text = fuzz.run_tee(cmd + extra + [work], cwd=out, env=env)
+    execs, rate = fuzz.libfuzzer_stats(text)
+    new = sorted(set(os.listdir(crashes)) - before)
+    return {"execs": execs, "rate": rate, "corpus": fuzz.count_files(work),
+            "crashes": [os.path.join(crashes, n) for n in new], "rc": rc}
+
+
+def run_fuzz(args, extra, tree):
+    chosen = [args.target] if args.target else ["memcg_lru", "kernel_diff"]
+    if args.time <= 0 or args.jobs <= 0:
+        raise common.MlfError("--time and --jobs must be positive")
+    build = ensure_kernel_built(tree, "fuzz", "thread" if args.tsan else None,
+                                [TARGETS[t][0] for t in chosen])
+    failed = False
+    for target in chosen:
+        r = fuzz_one(target, build, args, extra, tree)
+        print("%s (kernel tree): execs=%d, exec/s=%d, corpus=%d, crashes=%d"
+              % (target, r["execs"], r["rate"], r["corpus"], len(r["crashes"])))
+        for path in r["crashes"]:
+            print("  %s  (tools/mlf kernel --tree %s replay --target %s %s)"
+                  % (os.path.relpath(path), tree, target, os.path.relpath(path)))
+        failed |= bool(r["crashes"])
+    return 1 if failed else 0
+
+
+def run_replay(args, extra, tree):
+    groups = {}
+    for path in args.paths:
+        if not os.path.exists(path):
+            raise common.MlfError("%s: no such file or directory" % path)
+        target = args.target or replay.guess_target(path) or "memcg_lru"
+        if target not in TARGETS:
+            target = "memcg_lru"
+        groups.setdefault(target, []).extend(fuzz.input_files(path))
+    drivers = {t: TARGETS[t][0] + "_replay" for t in groups}
+    build = ensure_kernel_built(tree, args.preset, None, sorted(drivers.values()))
+    total, failed = 0, []
+    for target, files in groups.items():
+        if files:
+            total += len(files)
+            failed += replay.replay_files(fuzz.binary(build, drivers[target]), files)
+    print("replay (kernel tree): %d input%s, %d failed"
+          % (total, "" if total == 1 else "s", len(failed)))
+    for path in failed:
+        print("  FAILED %s" % path)
+    return 1 if failed else 0
+
+
+def run_test(args, extra, tree):
+    build = ensure_kernel_built(tree, args.preset)
+    cmd = ["ctest", "--test-dir", build, "-R", "^kernel/", "--output-on-failure",
+           "-j2"] + list(extra)
+    return common.run(cmd, cwd=common.ROOT, check=False).returncode
+
+
+def run(args, extra):
+    if not getattr(args, "kernel_func", None):
+        raise common.MlfError("say what to do: fuzz, replay or test")
+    if extra and args.kernel_func is not run_fuzz and args.kernel_func is not run_test:
+        raise common.MlfError("unknown arguments: " + " ".join(extra))
+    return args.kernel_func(args, extra, tree_path(args))
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "kernel", help="fuzz / replay / test a kernel tree's own memcg LRU code",
+        description="Cut the memcg LRU out of a kernel tree (directory or tarball; default "
+                    "%s) into the build directory, compile it against the shim in place of "
+                    "the port, and run the fuzz targets, replays or tests on it." % DEFAULT_TREE)
+    p.add_argument("--tree", help="kernel tree or tarball (default %s)" % DEFAULT_TREE)
+    p.set_defaults(func=run, passthrough=True)
+    sub = p.add_subparsers(dest="kernel_command", metavar="fuzz|replay|test")
+
+    f = sub.add_parser("fuzz", help="libFuzzer campaigns on the tree's code",
+                       description="Fuzz the tree's code (default: memcg_lru, then kernel_diff) "
+                                   "from a copy of the target's corpus in out/kernel/<target>/; "
+                                   "unknown flags go to libFuzzer.")
+    f.add_argument("--target", choices=sorted(TARGETS))
+    f.add_argument("--time", type=int, default=60, help="seconds per target (default 60)")
+    f.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes")
+    f.add_argument("--tsan", action="store_true",
+                   help="build with ThreadSanitizer instead of ASan (for concurrent)")
+    f.set_defaults(kernel_func=run_fuzz)
+
+    r = sub.add_parser("replay", help="replay inputs on the tree's code")
+    r.add_argument("paths", nargs="+", metavar="PATH")
+    r.add_argument("--target", choices=sorted(TARGETS),
+                   help="target (default: guessed from the path, else memcg_lru)")
+    r.add_argument("--preset", default="dev", help="build preset (default dev)")
+    r.set_defaults(kernel_func=run_replay)
+
+    t = sub.add_parser("test", help="the kernel tests (ctest -R ^kernel/) on the tree")
+    t.add_argument("--preset", default="dev", help="build preset (default dev)")
+    t.set_defaults(kernel_func=run_test)
