@@ -42,6 +42,9 @@ struct mem_cgroup {
 	struct mem_cgroup_shrink_outcome shrink;
 	struct mem_cgroup_per_node *nodeinfo[MAX_NUMNODES];
 	struct rcu_head rcu;
+#ifdef MLF_EVICTION
+	MEMCG_EVICTION_FIELDS
+#endif
 };
 
 static inline struct lruvec *get_lruvec(struct mem_cgroup *memcg, int nid)
@@ -77,6 +80,11 @@ static inline void css_get(struct mem_cgroup *memcg)
  */
 bool mem_cgroup_put(struct mem_cgroup *memcg);
 
+#ifdef MLF_EVICTION
+/* from memory.min / memory.low and the charge: src/mm/eviction.c */
+bool mem_cgroup_below_min(struct mem_cgroup *target, struct mem_cgroup *memcg);
+bool mem_cgroup_below_low(struct mem_cgroup *target, struct mem_cgroup *memcg);
+#else
 static inline bool mem_cgroup_below_min(struct mem_cgroup *target,
 					struct mem_cgroup *memcg)
 {
@@ -90,6 +98,7 @@ static inline bool mem_cgroup_below_low(struct mem_cgroup *target,
 	(void)target;
 	return READ_ONCE(memcg->shrink.below_low);
 }
+#endif
 
 struct mem_cgroup *mem_cgroup_alloc(int id);
 void mem_cgroup_css_online(struct mem_cgroup *memcg);

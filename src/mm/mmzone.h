@@ -17,6 +17,9 @@
 
 #include "../kernel/kernel.h"
 #include "variant.h"
+#ifdef MLF_EVICTION
+#include "eviction_types.h"
+#endif
 
 #define MEMCG_NR_GENS 3
 #define MEMCG_NR_BINS 8
@@ -34,6 +37,9 @@ struct lru_gen_folio {
 #endif
 	/* per-node lru_gen_folio list for global reclaim */
 	struct hlist_nulls_node list;
+#ifdef MLF_EVICTION
+	LRU_GEN_FOLIO_EVICTION_FIELDS
+#endif
 };
 
 struct lru_gen_memcg {
@@ -55,11 +61,17 @@ struct lruvec {
 	struct lru_gen_folio lrugen;
 	/* the node this lruvec belongs to */
 	struct pglist_data *pgdat;
+#ifdef MLF_EVICTION
+	LRUVEC_EVICTION_FIELDS
+#endif
 };
 
 typedef struct pglist_data {
 	int node_id;
 	struct lru_gen_memcg memcg_lru;
+#ifdef MLF_EVICTION
+	PGDAT_EVICTION_FIELDS
+#endif
 } pg_data_t;
 
 extern struct pglist_data *node_data[MAX_NUMNODES];

@@ -37,4 +37,21 @@
 #define MLF_VARIANT_NAME "v6.12"
 #endif
 
+/*
+ * The isolation axis (seed 004), orthogonal to the above and read only by
+ * the eviction port (MLF_EVICTION): MLF_ISO_NONE (before 004), MLF_ISO_COUNT
+ * (patch 1: NR_ISOLATED_* on the node), MLF_ISO_THROTTLE (patches 1-2:
+ * per-lruvec nr_isolated and the throttle; the default).
+ */
+#if defined(MLF_ISO_NONE)
+#define MLF_ISO_NAME "iso-none"
+#elif defined(MLF_ISO_COUNT)
+#define MLF_ISO_NAME "iso-count"
+#define CONFIG_LRU_GEN_ISO_COUNT 1
+#else
+#define MLF_ISO_NAME "iso-throttle"
+#define CONFIG_LRU_GEN_ISO_COUNT 1
+#define CONFIG_LRU_GEN_ISO_THROTTLE 1
+#endif
+
 #endif

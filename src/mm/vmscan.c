@@ -7,6 +7,9 @@
  * comes from memcg->shrink.
  */
 #include "vmscan.h"
+#ifdef MLF_EVICTION
+#include "eviction.h"
+#endif
 
 struct pglist_data *node_data[MAX_NUMNODES];
 int nr_node_ids = 1;
@@ -318,6 +321,18 @@ static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc)
 	return sc->nr_to_reclaim && sc->nr_reclaimed >= sc->nr_to_reclaim;
 }
 
+#ifdef MLF_EVICTION
+/* The real eviction, from folio state: src/mm/eviction.c. */
+static bool try_to_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
+{
+	return lru_gen_try_to_shrink_lruvec(lruvec, sc);
+}
+
+static bool lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc)
+{
+	return lru_gen_lruvec_is_sizable(lruvec, sc);
+}
+#else
 /*
  * Modelled: whether the aging finished and the lruvec should be rotated,
  * and what the eviction reclaimed, come from memcg->shrink.
@@ -336,6 +351,7 @@ static bool lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc)
 	(void)sc;
 	return READ_ONCE(lruvec_memcg(lruvec)->shrink.sizable);
 }
+#endif /* MLF_EVICTION */
 
 static int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
 {
@@ -488,6 +504,9 @@ void lru_gen_init_lruvec(struct lruvec *lruvec)
 	lruvec->lrugen.list.pprev = NULL;
 	lruvec->lrugen.gen = 0;
 	lruvec->lrugen.seg = 0;
+#ifdef MLF_EVICTION
+	lru_gen_init_folios(lruvec);
+#endif
 }
 
 void lru_gen_exit_memcg(struct mem_cgroup *memcg)

@@ -265,4 +265,6 @@ def register(subparsers):
     f.add_argument("--repeat", type=int, default=20,
                    help="times the corpus is run through each binary (default 20)")
     f.set_defaults(func=run_fuzz_bench, passthrough=True)
+    from . import bench_isolation
+    bench_isolation.register_isolation(sub)
     p.set_defaults(func=lambda args, extra: p.print_help() or 2)

@@ -31,6 +31,9 @@ BUGS = {
     "bug-release-spin": ("memcg_lru", "fuzz"),
     "bug-lock-not-irqsafe": ("memcg_lru", "fuzz"),
     "bug-resched-under-rcu": ("memcg_lru", "fuzz"),
+    "bug-no-nr-isolated": ("reclaim", "fuzz"),
+    "bug-throttle-any-type": ("reclaim", "fuzz"),
+    "bug-shadow-lru-size": ("reclaim", "fuzz"),
 }
 # the same defect seen from the list primitives' own target
 EXTRA_TARGETS = {

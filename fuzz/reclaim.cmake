@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# The reclaim fuzz target (against MLF_RECLAIM_PORT from src/mm/reclaim.cmake),
+# its corpus replay, and test_reclaim once per iso variant. Included from
+# fuzz/CMakeLists.txt after the other mlf_fuzz_target() lines.
+if(NOT TARGET mlf_reclaim_iso-throttle)
+  return()
+endif()
+
+add_library(mlf_reclaim_codec STATIC reclaim_codec.c)
+target_include_directories(mlf_reclaim_codec PUBLIC ${CMAKE_SOURCE_DIR}/src
+                                                    ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(mlf_reclaim_codec PUBLIC ${MLF_RECLAIM_PORT})
+if(MLF_FUZZ)
+  foreach(lib mlf_reclaim_codec ${MLF_RECLAIM_PORT})
+    target_compile_options(${lib} PRIVATE -fsanitize=fuzzer-no-link)
+  endforeach()
+endif()
+mlf_fuzz_target(reclaim mlf_reclaim_codec ${MLF_RECLAIM_PORT})
+
+if(IS_DIRECTORY ${MLF_CORPUS}/reclaim)
+  # replay/reclaim comes from fuzz/CMakeLists.txt's loop over targets;
+  # here every correct iso variant replays the corpus clean
+  foreach(iso ${MLF_ISO_VARIANTS})
+    add_executable(reclaim_replay_${iso} reclaim.c reclaim_codec.c replay_main.c)
+    target_include_directories(reclaim_replay_${iso} PRIVATE
+      ${CMAKE_SOURCE_DIR}/src ${CMAKE_CURRENT_SOURCE_DIR})
+    target_link_libraries(reclaim_replay_${iso} PRIVATE mlf_reclaim_${iso})
+    add_test(NAME replay/reclaim/${iso}
+             COMMAND reclaim_replay_${iso} ${MLF_CORPUS}/reclaim)
+    set_tests_properties(replay/reclaim/${iso} PROPERTIES
+      PASS_REGULAR_EXPRESSION "replayed [1-9][0-9]* inputs" TIMEOUT 600)
+  endforeach()
+endif()
+
+# unit and negative tests of the reclaim checks, per iso variant
+set(mlf_test_reclaim ${CMAKE_SOURCE_DIR}/tests/test_reclaim.c)
+if(EXISTS ${mlf_test_reclaim})
+  foreach(iso ${MLF_ISO_VARIANTS})
+    add_executable(test_reclaim_${iso} ${mlf_test_reclaim})
+    target_link_libraries(test_reclaim_${iso} PRIVATE mlf_reclaim_${iso})
+    add_test(NAME reclaim/${iso} COMMAND test_reclaim_${iso})
+  endforeach()
+endif()

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The reclaim target's byte codec and trace printer (reclaim_codec.h). */
+#include "reclaim_codec.h"
+
+#include <string.h>
+
+struct reader {
+	const uint8_t *p;
+	size_t left;
+};
+
+static uint8_t next(struct reader *r)
+{
+	if (!r->left)
+		return 0;
+	r->left--;
+	return *r->p++;
+}
+
+static const u8 swappiness_values[] = { 0, 1, 60, 100, 200 };
+
+size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
+			  struct mlf_reclaim_header *h,
+			  struct mlf_reclaim_op *ops, size_t max_ops)
+{
+	struct reader r = { data, size };
+	size_t n = 0;
+	int i;
+
+	h->nr_nodes = 1 + next(&r) % 2;
+	h->pool_size = 1 + next(&r) % MLF_RECLAIM_MAX_POOL;
+	while (r.left && n < max_ops) {
+		struct mlf_reclaim_op *op = &ops[n++];
+		u8 flags;
+
+		memset(op, 0, sizeof(*op));
+		op->kind = next(&r) % RECLAIM_OP_NR;
+		switch (op->kind) {
+		case RECLAIM_OP_ONLINE:
+			op->memcg = next(&r) % h->pool_size;
+			op->nr_draws = 1;
+			op->draws[0] = next(&r);
+			break;
+		case RECLAIM_OP_OFFLINE:
+		case RECLAIM_OP_RELEASE:
+		case RECLAIM_OP_WBDONE:
+			op->memcg = next(&r) % h->pool_size;
+			break;
+		case RECLAIM_OP_ADD:
+		case RECLAIM_OP_REFAULT:
+			op->memcg = next(&r) % h->pool_size;
+			op->node = next(&r) % h->nr_nodes;
+			flags = next(&r);
+			op->type = flags & 1;
+			op->zone = (flags >> 1) & 1;
+			op->dirty = (flags >> 2) & 1;
+			op->writeback = (flags >> 3) & 1;
+			op->referenced = (flags >> 4) & 1;
+			op->count = 1 + next(&r) % 16;
+			break;
+		case RECLAIM_OP_TOUCH:
+			op->folio = next(&r);
+			op->folio |= next(&r) << 8;
+			op->folio %= MLF_RECLAIM_MAX_FOLIOS;
+			break;
+		case RECLAIM_OP_AGE:
+			op->memcg = next(&r) % h->pool_size;
+			op->node = next(&r) % h->nr_nodes;
+			break;
+		case RECLAIM_OP_PROTECT:
+			op->memcg = next(&r) % h->pool_size;
+			op->min = next(&r);
+			op->low = next(&r);
+			break;
+		case RECLAIM_OP_SWAPPINESS:
+			op->memcg = next(&r) % h->pool_size;
+			op->swappiness = swappiness_values[next(&r) %
+							   ARRAY_SIZE(swappiness_values)];
+			break;
+		case RECLAIM_OP_RECLAIM:
+			op->node = next(&r) % h->nr_nodes;
+			op->target = next(&r);
+			op->priority = next(&r) % (DEF_PRIORITY + 1);
+			flags = next(&r);
+			op->kswapd = flags & 1;
+			op->dying = (flags >> 1) & 1;
+			op->nr_draws = next(&r) % (MLF_RECLAIM_MAX_DRAWS + 1);
+			for (i = 0; i < op->nr_draws; i++)
+				op->draws[i] = next(&r);
+			break;
+		case RECLAIM_OP_PARK:
+			op->memcg = next(&r) % h->pool_size;
+			op->node = next(&r) % h->nr_nodes;
+			op->kswapd = next(&r) & 1;
+			op->nr_draws = 1;
+			op->draws[0] = next(&r);
+			break;
+		case RECLAIM_OP_UNPARK:
+			op->slot = next(&r) % MLF_RECLAIM_MAX_PARKED;
+			break;
+		case RECLAIM_OP_SHADOW:
+			op->memcg = next(&r) % h->pool_size;
+			op->node = next(&r) % h->nr_nodes;
+			op->nodes = next(&r);
+			break;
+		}
+	}
+	return n;
+}
+
+void mlf_reclaim_print_header(FILE *out, const struct mlf_reclaim_header *h)
+{
+	fprintf(out, "nodes %d pool %d\n", h->nr_nodes, h->pool_size);
+}
+
+static const char *const type_name[] = { "anon", "file" };
+
+void mlf_reclaim_print_op(FILE *out, const struct mlf_reclaim_op *op)
+{
+	int i;
+
+	fprintf(out, "%s", mlf_reclaim_op_name(op->kind));
+	switch (op->kind) {
+	case RECLAIM_OP_ONLINE:
+		fprintf(out, " m%d bin=%d", op->memcg, op->draws[0] % MEMCG_NR_BINS);
+		break;
+	case RECLAIM_OP_OFFLINE:
+	case RECLAIM_OP_RELEASE:
+	case RECLAIM_OP_WBDONE:
+		fprintf(out, " m%d", op->memcg);
+		break;
+	case RECLAIM_OP_ADD:
+	case RECLAIM_OP_REFAULT:
+		fprintf(out, " m%d n%d %s z%d%s%s%s x%d", op->memcg, op->node,
+			type_name[op->type & 1], op->zone,
+			op->dirty ? " dirty" : "",
+			op->writeback ? " writeback" : "",
+			op->referenced ? " referenced" : "", op->count);
+		break;
+	case RECLAIM_OP_TOUCH:
+		fprintf(out, " f%d", op->folio);
+		break;
+	case RECLAIM_OP_AGE:
+		fprintf(out, " m%d n%d", op->memcg, op->node);
+		break;
+	case RECLAIM_OP_PROTECT:
+		fprintf(out, " m%d min=%d low=%d", op->memcg, op->min, op->low);
+		break;
+	case RECLAIM_OP_SWAPPINESS:
+		fprintf(out, " m%d %d", op->memcg, op->swappiness);
+		break;
+	case RECLAIM_OP_RECLAIM:
+		fprintf(out, " n%d target=%d prio=%d%s%s", op->node, op->target,
+			op->priority, op->kswapd ? " kswapd" : "",
+			op->dying ? " dying" : "");
+		if (op->nr_draws) {
+			fprintf(out, " draws=");
+			for (i = 0; i < op->nr_draws; i++)
+				fprintf(out, "%s%d", i ? "," : "", op->draws[i]);
+		}
+		break;
+	case RECLAIM_OP_PARK:
+		fprintf(out, " m%d n%d%s draw=%d", op->memcg, op->node,
+			op->kswapd ? " kswapd" : "", op->draws[0]);
+		break;
+	case RECLAIM_OP_UNPARK:
+		fprintf(out, " p%d", op->slot);
+		break;
+	case RECLAIM_OP_SHADOW:
+		fprintf(out, " m%d n%d nodes=%d", op->memcg, op->node, op->nodes);
+		break;
+	}
+}

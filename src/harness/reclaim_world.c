@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reclaim target's sequential driver. Each op acts on the port; then
+ * every structure check of the memcg LRU (check_structure per node,
+ * reclaim.progress after a walk) and every reclaim accounting check runs.
+ * The eviction probes check isolation and the throttle where they happen:
+ * at each throttle decision, right after isolation (nothing freed or put
+ * back yet, so each counter must equal the isolated lists exactly) and
+ * when the eviction is done.
+ */
+/*
+ * Only the reclaim port (src/mm/reclaim.cmake) defines MLF_EVICTION; a
+ * build that compiles every file of src/ gets an empty object here.
+ */
+#ifdef MLF_EVICTION
+#include "reclaim_world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../check/checks.h"
+#include "../check/reclaim_checks.h"
+
+static const char *const op_names[RECLAIM_OP_NR] = {
+	[RECLAIM_OP_ONLINE] = "online",	  [RECLAIM_OP_OFFLINE] = "offline",
+	[RECLAIM_OP_RELEASE] = "release", [RECLAIM_OP_ADD] = "add",
+	[RECLAIM_OP_REFAULT] = "refault", [RECLAIM_OP_TOUCH] = "touch",
+	[RECLAIM_OP_WBDONE] = "wbdone",	  [RECLAIM_OP_AGE] = "age",
+	[RECLAIM_OP_PROTECT] = "protect", [RECLAIM_OP_SWAPPINESS] = "swappiness",
+	[RECLAIM_OP_RECLAIM] = "reclaim", [RECLAIM_OP_PARK] = "park",
+	[RECLAIM_OP_UNPARK] = "unpark",	  [RECLAIM_OP_SHADOW] = "shadow",
+};
+
+const char *mlf_reclaim_op_name(int kind)
+{
+	return kind >= 0 && kind < RECLAIM_OP_NR ? op_names[kind] : "?";
+}
+
+/* the hooks are global: one world at a time (one per fuzzing process) */
+static struct mlf_reclaim_world *cur;
+
+static void fail_if(bool ok, struct mlf_failure *f)
+{
+	if (!ok)
+		mlf_fail(f);
+}
+
+static void check_isolation(struct mlf_reclaim_world *rw)
+{
+	struct mlf_failure f;
+
+	fail_if(check_isolated_nonneg(rw, &f), &f);
+	fail_if(check_isolated_exact(rw, &f), &f);
+	fail_if(check_isolated_sum(rw, &f), &f);
+	fail_if(check_isolated_quiescent(rw, &f), &f);
+}
+
+/* the event goes to @slot if online, else to the root (its parent) */
+static void expect_event(struct mlf_reclaim_world *rw, int slot, int nid,
+			 int idx)
+{
+	int e = idx - WORKINGSET_REFAULT_ANON;
+
+	if (rw->w.slots[slot].state == SLOT_ONLINE)
+		rw->expect[slot][nid][e]++;
+	else
+		rw->expect_root[nid][e]++;
+	rw->expect_node[nid][e]++;
+}
+
+static void free_hook(struct folio *folio)
+{
+	struct mlf_reclaim_world *rw = cur;
+	int i = folio - rw->folios;
+
+	expect_event(rw, rw->folio_memcg[i], folio->lruvec->pgdat->node_id,
+		     PGSTEAL_ANON + folio_is_file_lru(folio));
+	folio->flags = 0;
+	rw->folio_used[i] = false;
+	rw->folios_freed++;
+}
+
+static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
+			const void *arg)
+{
+	struct mlf_reclaim_world *rw = cur;
+	struct mlf_failure f;
+
+	switch (event) {
+	case MLF_EVICT_THROTTLE: {
+		const struct mlf_throttle_decision *d = arg;
+
+		fail_if(check_throttle_decision(d, &f), &f);
+		if (d->sleep)
+			rw->throttle_sleeps++;
+		break;
+	}
+	case MLF_EVICT_ISOLATED:
+		rw->evictions++;
+		rw->in_flight = arg;
+		fail_if(check_throttle_isolated(arg, &f), &f);
+		check_isolation(rw);
+		break;
+	case MLF_EVICT_DONE:
+		rw->in_flight = NULL;
+		check_isolation(rw);
+		break;
+	}
+}
+
+/* ---- the walk: failed trygets, for reclaim.progress ---- */
+
+static int walk_failed[MLF_RECLAIM_MAX_POOL * 4];
+static int walk_nr_failed;
+
+static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
+{
+	if (event == MLF_WALK_TRYGET_FAILED &&
+	    walk_nr_failed < (int)ARRAY_SIZE(walk_failed))
+		walk_failed[walk_nr_failed++] = ((struct mem_cgroup *)obj)->id;
+}
+
+void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
+			int pool_size)
+{
+	int i;
+
+	memset(rw, 0, sizeof(*rw));
+	if (pool_size > MLF_RECLAIM_MAX_POOL)
+		pool_size = MLF_RECLAIM_MAX_POOL;
+	if (nr_nodes > 2)
+		nr_nodes = 2;
+	world_init(&rw->w, nr_nodes, pool_size);
+	rw->root = mem_cgroup_alloc(-1);
+	rw->root->swappiness = 60;
+	WRITE_ONCE(rw->root->online, true);
+	for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++)
+		rw->folios[i].id = i;
+	cur = rw;
+	mlf_free_folio_hook = free_hook;
+	mlf_evict_probe = evict_probe;
+}
+
+static int alloc_folio(struct mlf_reclaim_world *rw)
+{
+	int i;
+
+	for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++)
+		if (!rw->folio_used[i])
+			return i;
+	return -1;
+}
+
+static bool apply_add(struct mlf_reclaim_world *rw,
+		      const struct mlf_reclaim_op *op, bool refault)
+{
+	struct lruvec *lruvec = get_lruvec(rw->w.slots[op->memcg].memcg, op->node);
+	int n, i;
+
+	for (n = 0; n < op->count; n++) {
+		struct folio *folio;
+
+		i = alloc_folio(rw);
+		if (i < 0)
+			return n > 0;
+		folio = &rw->folios[i];
+		memset(folio, 0, sizeof(*folio));
+		folio->id = i;
+		folio->zone = op->zone % MAX_NR_ZONES;
+		if (op->type == LRU_GEN_ANON)
+			folio_set(folio, PG_swapbacked);
+		if (op->dirty)
+			folio_set(folio, PG_dirty);
+		if (op->writeback)
+			folio_set(folio, PG_writeback);
+		if (op->referenced)
+			folio_set(folio, PG_referenced);
+		rw->folio_used[i] = true;
+		rw->folio_memcg[i] = op->memcg;
+		if (refault) {
+			lru_gen_refault_folio(lruvec, folio);
+			expect_event(rw, op->memcg, op->node,
+				     WORKINGSET_REFAULT_ANON + op->type);
+		} else {
+			lru_gen_add_new_folio(lruvec, folio);
+		}
+	}
+	return true;
+}
+
+/* folios of a memcg going away: uncharged and off the LRU (truncation) */
+static void drain_folios(struct mlf_reclaim_world *rw, int slot)
+{
+	int i;
+
+	for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++) {
+		if (!rw->folio_used[i] || rw->folio_memcg[i] != slot)
+			continue;
+		lru_gen_remove_folio(&rw->folios[i]);
+		rw->folios[i].flags = 0;
+		rw->folio_used[i] = false;
+	}
+}
+
+static void put_ref(struct mlf_reclaim_world *rw, int slot)
+{
+	struct mlf_slot *s = &rw->w.slots[slot];
+
+	if (mem_cgroup_put(s->memcg))
+		s->state = SLOT_DEAD;
+}
+
+static void apply_reclaim(struct mlf_reclaim_world *rw,
+			  const struct mlf_reclaim_op *op)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = op->target,
+		.priority = op->priority,
+	};
+	int walk_gen = get_memcg_gen(rw->w.seq_before[op->node]);
+	struct mlf_failure f;
+
+	walk_nr_failed = 0;
+	mlf_walk_probe = walk_probe;
+	mlf_current_is_kswapd = op->kswapd;
+	mlf_current_is_dying = op->dying;
+	mlf_shrink_many(NODE_DATA(op->node), &sc);
+	mlf_current_is_kswapd = false;
+	mlf_current_is_dying = false;
+	mlf_walk_probe = NULL;
+	rw->w.walks++;
+	fail_if(check_reclaim_progress(&rw->w, op->node, walk_gen,
+				       sc.nr_to_reclaim &&
+					       sc.nr_reclaimed >= sc.nr_to_reclaim,
+				       walk_failed, walk_nr_failed, &f),
+		&f);
+}
+
+static bool apply_park(struct mlf_reclaim_world *rw,
+		       const struct mlf_reclaim_op *op)
+{
+	struct mlf_slot *s = &rw->w.slots[op->memcg];
+	struct scan_control sc = { .priority = DEF_PRIORITY };
+	struct lruvec *lruvec;
+	int k;
+
+	if (s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE)
+		return false;
+	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++)
+		if (!rw->parked[k].used)
+			break;
+	if (k == MLF_RECLAIM_MAX_PARKED)
+		return false;
+	/* isolated folios keep their memcg alive, as charged pages do */
+	css_get(s->memcg);
+	lruvec = get_lruvec(s->memcg, op->node);
+	mlf_current_is_kswapd = op->kswapd;
+	lru_gen_evict_begin(lruvec, &sc, get_swappiness(lruvec, &sc),
+			    &rw->parked[k].ev);
+	mlf_current_is_kswapd = false;
+	rw->parked[k].used = true;
+	rw->parked[k].memcg = op->memcg;
+	rw->in_flight = NULL;
+	return true;
+}
+
+static bool apply_unpark(struct mlf_reclaim_world *rw, int k)
+{
+	struct mlf_reclaim_parked *p = &rw->parked[k % MLF_RECLAIM_MAX_PARKED];
+	struct scan_control sc = { .priority = DEF_PRIORITY };
+
+	if (!p->used)
+		return false;
+	rw->in_flight = NULL;
+	lru_gen_evict_finish(&p->ev, &sc);
+	p->used = false;
+	put_ref(rw, p->memcg);
+	return true;
+}
+
+void reclaim_world_check(struct mlf_reclaim_world *rw)
+{
+	struct mlf_failure f;
+	int nid, i;
+
+	for (nid = 0; nid < rw->w.nr_nodes; nid++)
+		fail_if(check_structure(&rw->w, nid, &f), &f);
+	check_isolation(rw);
+	for (nid = 0; nid < rw->w.nr_nodes; nid++)
+		for (i = 0; i < rw->w.pool_size; i++)
+			if (rw->w.slots[i].memcg)
+				fail_if(check_shadow_budget(get_lruvec(rw->w.slots[i].memcg, nid),
+							    i, &f),
+					&f);
+	fail_if(check_stats_reparent(rw, &f), &f);
+}
+
+bool reclaim_world_apply(struct mlf_reclaim_world *rw,
+			 const struct mlf_reclaim_op *op_in)
+{
+	struct mlf_reclaim_op op = *op_in;
+	struct mlf_slot *s;
+	int nid, i;
+
+	op.memcg %= rw->w.pool_size;
+	op.node %= rw->w.nr_nodes;
+	op.type %= ANON_AND_FILE;
+	if (op.nr_draws > MLF_RECLAIM_MAX_DRAWS)
+		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
+	if (op.priority > DEF_PRIORITY)
+		op.priority = DEF_PRIORITY;
+	if (op.swappiness > MAX_SWAPPINESS)
+		op.swappiness = MAX_SWAPPINESS;
+	s = &rw->w.slots[op.memcg];
+
+	mlf_current_op = rw->w.op_index++;
+	for (nid = 0; nid < rw->w.nr_nodes; nid++)
+		rw->w.seq_before[nid] = rw->w.nodes[nid].memcg_lru.seq;
+	mlf_entropy_bytes(op.draws, op.nr_draws);
+
+	switch (op.kind) {
+	case RECLAIM_OP_ONLINE:
+		if (s->state != SLOT_EMPTY)
+			goto skip;
+		s->memcg = mem_cgroup_alloc(op.memcg);
+		s->memcg->parent = rw->root;
+		s->memcg->swappiness = 60;
+		s->state = SLOT_ONLINE;
+		s->refs = 0;
+		memset(rw->expect[op.memcg], 0, sizeof(rw->expect[op.memcg]));
+		mem_cgroup_css_online(s->memcg);
+		break;
+	case RECLAIM_OP_OFFLINE:
+		if (s->state != SLOT_ONLINE)
+			goto skip;
+		if (atomic_long_read(&s->memcg->usage)) {
+			css_get(s->memcg);
+			rw->charge_ref[op.memcg] = true;
+		}
+		mem_cgroup_css_offline(s->memcg);
+		s->state = SLOT_OFFLINE;
+		put_ref(rw, op.memcg);	/* the base reference */
+		break;
+	case RECLAIM_OP_RELEASE:
+		if (s->state != SLOT_DEAD)
+			goto skip;
+		drain_folios(rw, op.memcg);
+		css_release(s->memcg);
+		s->memcg = NULL;
+		s->state = SLOT_EMPTY;
+		break;
+	case RECLAIM_OP_ADD:
+	case RECLAIM_OP_REFAULT:
+		if (s->state != SLOT_ONLINE || !op.count ||
+		    !apply_add(rw, &op, op.kind == RECLAIM_OP_REFAULT))
+			goto skip;
+		break;
+	case RECLAIM_OP_TOUCH:
+		i = op.folio % MLF_RECLAIM_MAX_FOLIOS;
+		if (!rw->folio_used[i])
+			goto skip;
+		folio_set(&rw->folios[i], PG_referenced);
+		break;
+	case RECLAIM_OP_WBDONE:
+		if (s->state == SLOT_EMPTY)
+			goto skip;
+		for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++)
+			if (rw->folio_used[i] && rw->folio_memcg[i] == op.memcg)
+				lru_gen_end_writeback(&rw->folios[i]);
+		break;
+	case RECLAIM_OP_AGE:
+		if (s->state == SLOT_EMPTY)
+			goto skip;
+		lru_gen_age(get_lruvec(s->memcg, op.node));
+		break;
+	case RECLAIM_OP_PROTECT:
+		if (s->state == SLOT_EMPTY)
+			goto skip;
+		WRITE_ONCE(s->memcg->memory_min, op.min);
+		WRITE_ONCE(s->memcg->memory_low, op.low);
+		break;
+	case RECLAIM_OP_SWAPPINESS:
+		if (s->state == SLOT_EMPTY)
+			goto skip;
+		WRITE_ONCE(s->memcg->swappiness, op.swappiness);
+		break;
+	case RECLAIM_OP_RECLAIM:
+		apply_reclaim(rw, &op);
+		break;
+	case RECLAIM_OP_PARK:
+		if (!apply_park(rw, &op))
+			goto skip;
+		break;
+	case RECLAIM_OP_UNPARK:
+		if (!apply_unpark(rw, op.slot))
+			goto skip;
+		break;
+	case RECLAIM_OP_SHADOW:
+		if (s->state == SLOT_EMPTY)
+			goto skip;
+		count_shadow_nodes(get_lruvec(s->memcg, op.node), op.nodes);
+		break;
+	default:
+		goto skip;
+	}
+	/* the last charge of an offline memcg went: its reference goes too */
+	for (i = 0; i < rw->w.pool_size; i++) {
+		s = &rw->w.slots[i];
+		if (rw->charge_ref[i] && !atomic_long_read(&s->memcg->usage)) {
+			rw->charge_ref[i] = false;
+			put_ref(rw, i);
+		}
+	}
+	rw->ops_applied++;
+	reclaim_world_check(rw);
+	/* op is a local: later draws (teardown) must not read it */
+	mlf_entropy_bytes(NULL, 0);
+	return true;
+skip:
+	mlf_entropy_bytes(NULL, 0);
+	rw->ops_skipped++;
+	return false;
+}
+
+void reclaim_world_destroy(struct mlf_reclaim_world *rw)
+{
+	int k, i;
+
+	mlf_current_op = MLF_NONE;
+	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++)
+		apply_unpark(rw, k);
+	check_isolation(rw);
+	for (i = 0; i < rw->w.pool_size; i++) {
+		if (!rw->w.slots[i].memcg)
+			continue;
+		drain_folios(rw, i);
+		if (rw->charge_ref[i]) {
+			rw->charge_ref[i] = false;
+			put_ref(rw, i);
+		}
+	}
+	mlf_free_folio_hook = NULL;
+	mlf_evict_probe = NULL;
+	cur = NULL;
+	css_release(rw->root);
+	rw->root = NULL;
+	world_destroy(&rw->w);
+}
+
+#endif /* MLF_EVICTION */

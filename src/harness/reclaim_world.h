@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sequential driver of the reclaim target: the memcg LRU world (nodes,
+ * memcg slots, structure checks) plus folios, protections, reclaim that
+ * runs the real eviction (MLF_EVICTION), evictions parked mid-flight (a
+ * reclaimer waiting on writeback holds its isolated folios), and the
+ * reclaim accounting checks (src/check/reclaim_checks.h) after every op
+ * and at the eviction probes.
+ *
+ * model.order does not apply here: the reference model knows shrink_one()'s
+ * outcome only when it is given (memcg->shrink), and here it comes from
+ * folio state, so the model is not fed and only the structure checks run.
+ */
+#ifndef _MLF_HARNESS_RECLAIM_WORLD_H
+#define _MLF_HARNESS_RECLAIM_WORLD_H
+
+#include "../mm/eviction.h"
+#include "../mm/workingset.h"
+#include "world.h"
+
+#define MLF_RECLAIM_MAX_FOLIOS 512
+#define MLF_RECLAIM_MAX_PARKED 4
+#define MLF_RECLAIM_MAX_POOL 16
+#define MLF_RECLAIM_MAX_DRAWS 32
+/* the event items that follow a live memcg (stats.h) */
+#define MLF_NR_EVENT_ITEMS (NR_VM_NODE_STAT_ITEMS - WORKINGSET_REFAULT_ANON)
+
+enum mlf_reclaim_op_kind {
+	RECLAIM_OP_ONLINE,	/* online m (1 draw: the bin) */
+	RECLAIM_OP_OFFLINE,	/* offline m */
+	RECLAIM_OP_RELEASE,	/* release m: drain its folios, css_released */
+	RECLAIM_OP_ADD,		/* add m n: count new folios */
+	RECLAIM_OP_REFAULT,	/* refault m n: count folios come back active */
+	RECLAIM_OP_TOUCH,	/* touch f: the folio is referenced */
+	RECLAIM_OP_WBDONE,	/* wbdone m: its writeback completes */
+	RECLAIM_OP_AGE,		/* age m n: try_to_inc_max_seq */
+	RECLAIM_OP_PROTECT,	/* protect m min low (pages) */
+	RECLAIM_OP_SWAPPINESS,	/* swappiness m v */
+	RECLAIM_OP_RECLAIM,	/* reclaim n target prio [kswapd] [dying] */
+	RECLAIM_OP_PARK,	/* park m n: an eviction stops after isolation */
+	RECLAIM_OP_UNPARK,	/* unpark k: the parked eviction k finishes */
+	RECLAIM_OP_SHADOW,	/* shadow m n nodes: count_shadow_nodes */
+	RECLAIM_OP_NR,
+};
+
+struct mlf_reclaim_op {
+	u8 kind;
+	u8 memcg;
+	u8 node;
+	u8 type;		/* LRU_GEN_ANON / LRU_GEN_FILE */
+	u8 zone;
+	u8 dirty, writeback, referenced;
+	u8 count;		/* add / refault: folios, 1.. */
+	u16 folio;		/* touch */
+	u16 min, low;		/* protect */
+	u8 swappiness;		/* 0..MAX_SWAPPINESS */
+	u16 target;		/* reclaim: pages; 0: never enough */
+	u8 priority;		/* 0..DEF_PRIORITY */
+	u8 kswapd, dying;	/* reclaim / park: who reclaims */
+	u8 slot;		/* unpark */
+	u16 nodes;		/* shadow */
+	u8 nr_draws;
+	u8 draws[MLF_RECLAIM_MAX_DRAWS];
+};
+
+struct mlf_reclaim_parked {
+	bool used;
+	int memcg;		/* pool slot; holds a css reference */
+	struct lru_gen_eviction ev;
+};
+
+struct mlf_reclaim_world {
+	struct mlf_world w;
+	struct mem_cgroup *root;
+	struct folio folios[MLF_RECLAIM_MAX_FOLIOS];
+	bool folio_used[MLF_RECLAIM_MAX_FOLIOS];
+	int folio_memcg[MLF_RECLAIM_MAX_FOLIOS];	/* pool slot */
+	struct mlf_reclaim_parked parked[MLF_RECLAIM_MAX_PARKED];
+	/*
+	 * Charged folios keep an offline memcg alive (a css reference per
+	 * charge in the kernel): the harness holds one reference for all of
+	 * them from offline until the last is uncharged.
+	 */
+	bool charge_ref[MLF_RECLAIM_MAX_POOL];
+	/* the eviction of the current reclaim op between its probes */
+	const struct lru_gen_eviction *in_flight;
+	/*
+	 * stats.reparent: the memcg-local event counts each lruvec should
+	 * hold, attributed by the harness itself to the nearest memcg that
+	 * is online (or the root), and the node totals.
+	 */
+	long expect[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][MLF_NR_EVENT_ITEMS];
+	long expect_root[MAX_NUMNODES][MLF_NR_EVENT_ITEMS];
+	long expect_node[MAX_NUMNODES][MLF_NR_EVENT_ITEMS];
+	/* counters */
+	unsigned long ops_applied, ops_skipped, evictions, throttle_sleeps;
+	unsigned long folios_freed;
+};
+
+void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
+			int pool_size);
+/* applies one op and checks; false if the op did not apply (skipped) */
+bool reclaim_world_apply(struct mlf_reclaim_world *rw,
+			 const struct mlf_reclaim_op *op);
+/* all reclaim and structure checks now */
+void reclaim_world_check(struct mlf_reclaim_world *rw);
+/* finish parked evictions, release everything, free folios */
+void reclaim_world_destroy(struct mlf_reclaim_world *rw);
+
+const char *mlf_reclaim_op_name(int kind);
+
+#endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The eviction of the multi-gen LRU (mm/vmscan.c and mm_inline.h of Linux
+ * 6.12) for the reclaim target: folio population, aging, the eviction path
+ * that shrink_one() reaches (try_to_shrink_lruvec -> evict_folios ->
+ * isolate_folios), isolation accounting and the throttle of seed 004
+ * behind the iso variants of variant.h. Built with MLF_EVICTION only.
+ */
+#ifndef _MLF_MM_EVICTION_H
+#define _MLF_MM_EVICTION_H
+
+#include "vmscan.h"
+#include "stats.h"
+
+#define BIT(nr) (1UL << (nr))
+
+/* ---- folio flags (atomic: the isolation bench touches folios) ---- */
+
+static inline bool folio_test(const struct folio *folio, int bit)
+{
+	return __atomic_load_n(&folio->flags, __ATOMIC_RELAXED) & BIT(bit);
+}
+
+static inline void folio_set(struct folio *folio, int bit)
+{
+	__atomic_fetch_or(&folio->flags, BIT(bit), __ATOMIC_RELAXED);
+}
+
+static inline void folio_clear(struct folio *folio, int bit)
+{
+	__atomic_fetch_and(&folio->flags, ~BIT(bit), __ATOMIC_RELAXED);
+}
+
+static inline bool folio_test_clear(struct folio *folio, int bit)
+{
+	return __atomic_fetch_and(&folio->flags, ~BIT(bit), __ATOMIC_RELAXED) &
+	       BIT(bit);
+}
+
+static inline int folio_is_file_lru(const struct folio *folio)
+{
+	return !folio_test(folio, PG_swapbacked);
+}
+
+static inline int lru_gen_from_seq(unsigned long seq)
+{
+	return seq % MAX_NR_GENS;
+}
+
+static inline int get_nr_gens(struct lruvec *lruvec, int type)
+{
+	return lruvec->lrugen.max_seq - lruvec->lrugen.min_seq[type] + 1;
+}
+
+/* ---- the task, as the throttle sees it ---- */
+
+/* fatal_signal_pending() / an OOM victim: reclaim lets it go */
+extern __thread bool mlf_current_is_dying;
+static inline bool task_is_dying(void)
+{
+	return mlf_current_is_dying;
+}
+
+/*
+ * Where the port would sleep or free a page: hooks (none by default), so
+ * that the sequential harness does not sleep and the bench can.
+ */
+/* reclaim_throttle(VMSCAN_THROTTLE_ISOLATED): timeout HZ/50 = 20 ms */
+extern void (*mlf_reclaim_throttle_hook)(struct pglist_data *pgdat,
+					 unsigned long timeout_us);
+/* the last folio_put() of a reclaimed folio; the harness owns its memory */
+extern void (*mlf_free_folio_hook)(struct folio *folio);
+
+/* ---- one eviction, split where the isolated folios are in flight ---- */
+
+struct lru_gen_eviction {
+	struct lruvec *lruvec;
+	/* the isolated folios, from isolation until put back or freed */
+	struct list_head list;
+	int type;
+	int nr_isolated;
+	/* the types the throttle allowed isolation from */
+	unsigned int allowed;
+	int swappiness;
+	int scanned;
+};
+
+/*
+ * evict_folios() is lru_gen_evict_begin() (throttle, isolate, account)
+ * then lru_gen_evict_finish() (shrink_folio_list, put back, retry,
+ * unaccount). The harness may park an eviction in between, as a reclaimer
+ * waiting on writeback would be; begin returns evict_folios()'s value.
+ */
+int lru_gen_evict_begin(struct lruvec *lruvec, struct scan_control *sc,
+			int swappiness, struct lru_gen_eviction *ev);
+void lru_gen_evict_finish(struct lru_gen_eviction *ev, struct scan_control *sc);
+
+/* ---- probes: where the checks look, like trace.h's walk probe ---- */
+
+enum mlf_evict_event {
+	MLF_EVICT_THROTTLE,	/* a throttle decision: arg = decision */
+	MLF_EVICT_ISOLATED,	/* folios isolated and counted: arg = eviction */
+	MLF_EVICT_DONE,		/* put back / freed and uncounted: arg = eviction */
+};
+
+struct mlf_throttle_decision {
+	struct lruvec *lruvec;
+	int swappiness;
+	bool exempt;		/* kswapd */
+	bool sleep;		/* about to sleep in reclaim_throttle() */
+	unsigned int allowed;	/* the mask isolation will be restricted to */
+};
+
+typedef void (*mlf_evict_probe_t)(enum mlf_evict_event event,
+				  struct lruvec *lruvec, const void *arg);
+extern mlf_evict_probe_t mlf_evict_probe;
+
+/* ---- entry points ---- */
+
+void lru_gen_init_folios(struct lruvec *lruvec);
+bool lru_gen_try_to_shrink_lruvec(struct lruvec *lruvec,
+				  struct scan_control *sc);
+bool lru_gen_lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc);
+int get_swappiness(struct lruvec *lruvec, struct scan_control *sc);
+/* the evictable size of @type: its pages from min_seq to max_seq */
+unsigned long lru_gen_evictable_size(struct lruvec *lruvec, int type);
+
+/* A new folio (charged, on the LRU): the caller set flags, zone, id. */
+void lru_gen_add_new_folio(struct lruvec *lruvec, struct folio *folio);
+/* A refault: the folio comes back active, counted as a refault. */
+void lru_gen_refault_folio(struct lruvec *lruvec, struct folio *folio);
+/* Off the LRU and uncharged (truncation, or the memcg going away). */
+void lru_gen_remove_folio(struct folio *folio);
+/* The aging: try_to_inc_max_seq() */
+bool lru_gen_age(struct lruvec *lruvec);
+/* folio_end_writeback() */
+void lru_gen_end_writeback(struct folio *folio);
+
+#endif
