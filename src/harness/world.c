@@ -370,7 +370,8 @@ static void check_touched(struct mlf_world *w)
 	w->touched_check_runs++;
 	for (nid = 0; nid < w->nr_nodes; nid++) {
 		if (t->full_node[nid]) {
-			fail_if(check_node_full(w, nid, &f), &f);
+			/* the model's view of it after seq.advance */
+			fail_if(check_structure(w, nid, &f), &f);
 			continue;
 		}
 		for (k = 0; k < MEMCG_NR_GENS * MEMCG_NR_BINS; k++)
@@ -406,16 +407,27 @@ static void check_after_op(struct mlf_world *w)
 	struct mlf_failure f;
 	int nid;
 
+	/*
+	 * Most direct cause first, so that one defect gets one check name
+	 * whatever op reaches it: the counts and the touched bins' lists and
+	 * tails before seq (a corrupted bin or a lost count also moves seq
+	 * wrongly), seq before the comparisons with the model (a seq that did
+	 * not move makes every later comparison differ).
+	 */
 	for (nid = 0; nid < w->nr_nodes; nid++) {
 		fail_if(check_seq_monotonic(w, nid, &f), &f);
+		fail_if(check_nr_memcgs_model(w, nid, &f), &f);
+	}
+	check_touched(w);
+	for (nid = 0; nid < w->nr_nodes; nid++) {
 		fail_if(check_seq_advance(w, nid, &f), &f);
 		fail_if(check_node_quick(w, nid, &f), &f);
+		if (w->touched.full_node[nid])
+			fail_if(check_model_order(w, nid, &f), &f);
 	}
 	if (full_check_due(w)) {
 		w->full_check_runs++;
 		world_check_all(w);
-	} else {
-		check_touched(w);
 	}
 }
 

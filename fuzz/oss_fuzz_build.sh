@@ -1,0 +1,101 @@
+#!/bin/bash -eu
+# SPDX-License-Identifier: GPL-2.0
+# Builds every fuzz target the OSS-Fuzz way (ClusterFuzzLite's build.sh calls
+# this; so does the ctest that checks it): compiler and flags from $CC and
+# $CFLAGS, the engine from $LIB_FUZZING_ENGINE, and into $OUT each <target>,
+# <target>_seed_corpus.zip, <target>.dict and <target>.options. No cmake: the
+# sources are compiled directly, as OSS-Fuzz projects usually do.
+#
+# Optional: MLF_VARIANT (default p1-5-lockrand), MLF_BUG (a bug-* variant) and
+# MLF_ISO (reclaim target; default iso-throttle) choose the port, as the
+# CMake options of the same names do.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${CC:=clang}" "${CFLAGS:=}" "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}"
+: "${OUT:?OUT must name the output directory}" "${WORK:=$(mktemp -d)}"
+# OSS-Fuzz links with $CXX: an engine library such as AFL++'s driver is C++
+LINKER=${CXX:-$CC}
+VARIANT=${MLF_VARIANT:-p1-5-lockrand}
+BUG=${MLF_BUG:-}
+
+macro() {	# p1-5-lockrand -> P1_5_LOCKRAND (as CMakeLists.txt derives it)
+	echo "$1" | tr 'a-z.-' 'A-Z__'
+}
+defs="-DMLF_VARIANT_$(macro "$VARIANT")"
+if [ -n "$BUG" ]; then
+	defs="$defs -DMLF_BUG_$(macro "${BUG#bug-}")"
+fi
+
+# liburcu statically: the OSS-Fuzz runner image does not have the library
+urcu_cflags=$(pkg-config --cflags liburcu-memb)
+urcu_libdir=$(pkg-config --variable=libdir liburcu-memb)
+urcu_libs="$urcu_libdir/liburcu-memb.a $urcu_libdir/liburcu-common.a"
+
+# The kernel build's warnings, without -Werror: the flags are not ours here.
+warn="-Wall -Wextra -Wno-sign-compare -Wno-unused-parameter"
+# One archive per port flavour: the reclaim target's port is the same
+# sources built with the eviction model on (src/mm/reclaim.cmake).
+ISO=${MLF_ISO:-iso-throttle}
+flavour_defs() {
+	case "$1" in
+	reclaim) echo "$defs -DMLF_EVICTION -DMLF_$(macro "$ISO")" ;;
+	*) echo "$defs" ;;
+	esac
+}
+build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
+	local dir=$WORK/mlf-obj-$1 fdefs src obj objs=()
+	fdefs=$(flavour_defs "$1")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for src in "$ROOT"/src/kernel/*.c "$ROOT"/src/mm/*.c "$ROOT"/src/harness/*.c \
+		   "$ROOT"/src/check/*.c "$ROOT"/fuzz/codec.c "$ROOT"/fuzz/trace.c \
+		   $( [ "$1" = reclaim ] && echo "$ROOT/fuzz/reclaim_codec.c" ); do
+		obj=$dir/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
+		# shellcheck disable=SC2086
+		$CC $CFLAGS -std=gnu11 $warn $fdefs $urcu_cflags -I"$ROOT/src" -I"$ROOT/fuzz" \
+			-c "$src" -o "$obj"
+		objs+=("$obj")
+	done
+	ar rcs "$dir/libmlf.a" "${objs[@]}"
+}
+mkdir -p "$OUT"
+
+# the targets are the ones fuzz/ builds (mlf_fuzz_target in its CMake files)
+targets=$(cat "$ROOT"/fuzz/CMakeLists.txt "$ROOT"/fuzz/*.cmake |
+	sed -n 's/^[[:space:]]*mlf_fuzz_target(\([a-z_0-9]*\).*/\1/p' | sort -u)
+for t in $targets; do
+	echo "oss_fuzz_build: $t"
+	flavour=default
+	[ "$t" = reclaim ] && flavour=reclaim
+	[ -f "$WORK/mlf-obj-$flavour/libmlf.a" ] || build_archive $flavour
+	# shellcheck disable=SC2086,SC2046
+	$CC $CFLAGS -std=gnu11 $warn $(flavour_defs $flavour) $urcu_cflags -I"$ROOT/src" \
+		-I"$ROOT/fuzz" -c "$ROOT/fuzz/$t.c" -o "$WORK/target_$t.o"
+	# shellcheck disable=SC2086
+	$LINKER $CFLAGS "$WORK/target_$t.o" "$WORK/mlf-obj-$flavour/libmlf.a" \
+		$LIB_FUZZING_ENGINE $urcu_libs -lpthread -o "$OUT/$t"
+	for ext in dict options; do
+		if [ -f "$ROOT/fuzz/$t.$ext" ]; then
+			cp "$ROOT/fuzz/$t.$ext" "$OUT/$t.$ext"
+		fi
+	done
+	# seeds: every input file of corpus/<t> (not the .trace twins or notes),
+	# flat, as OSS-Fuzz unpacks <target>_seed_corpus.zip into one directory
+	if [ -d "$ROOT/corpus/$t" ]; then
+		rm -f "$OUT/${t}_seed_corpus.zip"
+		python3 - "$ROOT/corpus/$t" "$OUT/${t}_seed_corpus.zip" <<'PY'
+import os, sys, zipfile
+src, dst = sys.argv[1], sys.argv[2]
+skip = (".trace", ".md", ".txt", ".dict", ".options")
+with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
+    for top, dirs, files in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith((".", "README")) or name in ("TARGET", "EXPECT") \
+                    or name.endswith(skip):
+                continue
+            path = os.path.join(top, name)
+            z.write(path, os.path.relpath(path, src).replace(os.sep, "_"))
+PY
+	fi
+done

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: GPL-2.0
+"""mlf cov: source-based coverage of a corpus, and a campaign's progress plot.
+
+Coverage: the corpus (default: the shipped corpus/<target>; --dir: a
+campaign's; --corpus: any directories) runs through <target>_replay of the
+coverage preset (clang -fprofile-instr-generate -fcoverage-mapping), each
+process writing a .profraw; llvm-profdata merges them and llvm-cov prints
+line and branch coverage per file of src/mm and src/kernel, and writes an
+HTML report. --plot DIR draws DIR/<target>/stats.csv (coverage and corpus
+size over time, written by `mlf fuzz`) to a PNG with gnuplot.
+"""
+import csv
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+
+from . import common
+from . import fuzz
+
+SOURCES = ("src/mm", "src/kernel")
+
+
+def llvm_tool(name):
+    """llvm-<name> matching clang's major version (the .profraw format does)."""
+    try:
+        out = subprocess.run(["clang", "--version"], capture_output=True, text=True).stdout
+        major = re.search(r"version (\d+)", out).group(1)
+    except (OSError, AttributeError):
+        major = None
+    for cand in (["llvm-%s-%s" % (name, major)] if major else []) + ["llvm-" + name]:
+        if shutil.which(cand):
+            return cand
+    raise common.MlfError("llvm-%s is missing (tools/mlf setup installs llvm)" % name)
+
+
+def corpus_dirs(target, args):
+    if args.corpus:
+        return args.corpus
+    if args.dir:
+        return [os.path.join(args.dir, target, "corpus")]
+    dirs = [os.path.join(fuzz.CORPUS_DIR, target)]
+    # reproducers replay clean on correct variants: they cover what they hit
+    for reg in sorted(glob.glob(os.path.join(fuzz.CORPUS_DIR, "regressions", "*"))):
+        marker = os.path.join(reg, "TARGET")
+        named = open(marker, encoding="utf-8").read().strip() if os.path.exists(marker) \
+            else "memcg_lru"
+        if named == target and not os.path.basename(reg).startswith("bug-"):
+            dirs.append(reg)
+    return [d for d in dirs if os.path.isdir(d)]
+
+
+def collect(build, chosen, args, raw):
+    """Run every target's corpus with LLVM_PROFILE_FILE; returns the binaries run."""
+    from . import replay
+    binaries = []
+    for target in chosen:
+        files = [f for d in corpus_dirs(target, args) for f in fuzz.input_files(d)]
+        if not files:
+            print("cov: %s: no inputs" % target)
+            continue
+        driver = fuzz.binary(build, target + "_replay")
+        os.environ["LLVM_PROFILE_FILE"] = os.path.join(raw, target + "-%p.profraw")
+        try:
+            failed = replay.replay_files(driver, files)
+        finally:
+            del os.environ["LLVM_PROFILE_FILE"]
+        print("cov: %s: %d inputs%s" % (target, len(files),
+                                         ", %d failed" % len(failed) if failed else ""))
+        binaries.append(driver)
+    return binaries
+
+
+def summary(llvm_cov, binaries, profdata):
+    """{file: {"lines": (covered, count), "branches": (covered, count)}}."""
+    cmd = [llvm_cov, "export", "-summary-only", "-instr-profile=" + profdata, binaries[0]]
+    for b in binaries[1:]:
+        cmd += ["-object", b]
+    cmd += [os.path.join(common.ROOT, s) for s in SOURCES]
+    common.show(cmd)
+    data = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+    files = {}
+    for entry in data["data"]:
+        for f in entry["files"]:
+            s = f["summary"]
+            files[os.path.relpath(f["filename"], common.ROOT)] = {
+                "lines": (s["lines"]["covered"], s["lines"]["count"]),
+                "branches": (s["branches"]["covered"], s["branches"]["count"]),
+                "functions": (s["functions"]["covered"], s["functions"]["count"])}
+    return files
+
+
+def pct(pair):
+    return 100.0 * pair[0] / pair[1] if pair[1] else 100.0
+
+
+def print_table(files):
+    print("%-28s %-19s %-19s %s" % ("file", "lines", "branches", "functions"))
+
+    def row(name, s):
+        print("%-28s %5d/%-5d %6.1f%% %5d/%-5d %6.1f%% %4d/%-3d %4.0f%%" % (
+            name, s["lines"][0], s["lines"][1], pct(s["lines"]), s["branches"][0],
+            s["branches"][1], pct(s["branches"]), s["functions"][0], s["functions"][1],
+            pct(s["functions"])))
+
+    for top in SOURCES:
+        mine = {n: s for n, s in files.items() if n.startswith(top + "/")}
+        if not mine:
+            continue
+        for name in sorted(mine):
+            row(name, mine[name])
+        total = {k: tuple(sum(s[k][i] for s in mine.values()) for i in (0, 1))
+                 for k in ("lines", "branches", "functions")}
+        row(top + "/ (total)", total)
+        print()
+
+
+def run_cov(args):
+    known = fuzz.targets()
+    if args.target and args.target not in known:
+        raise common.MlfError("unknown target %r (have: %s)" % (args.target, ", ".join(known)))
+    chosen = [args.target] if args.target else known
+    profdata_tool, llvm_cov = llvm_tool("profdata"), llvm_tool("cov")
+    build = fuzz.ensure_built("coverage", args.variant, args.bug,
+                              targets=[t + "_replay" for t in chosen])
+    out = os.path.abspath(args.out)
+    raw = os.path.join(out, "profraw")
+    shutil.rmtree(raw, ignore_errors=True)
+    os.makedirs(raw)
+    binaries = collect(build, chosen, args, raw)
+    if not binaries:
+        raise common.MlfError("no inputs ran")
+    profdata = os.path.join(out, "mlf.profdata")
+    common.run([profdata_tool, "merge", "-sparse", "-o", profdata]
+               + sorted(glob.glob(os.path.join(raw, "*.profraw"))))
+    files = summary(llvm_cov, binaries, profdata)
+    html = os.path.join(out, "html")
+    shutil.rmtree(html, ignore_errors=True)
+    cmd = [llvm_cov, "show", "-format=html", "-show-branches=count",
+           "-show-line-counts-or-regions", "-output-dir=" + html,
+           "-instr-profile=" + profdata, binaries[0]]
+    for b in binaries[1:]:
+        cmd += ["-object", b]
+    common.run(cmd + [os.path.join(common.ROOT, s) for s in SOURCES],
+               stdout=subprocess.DEVNULL)
+    print_table(files)
+    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump(files, f, indent=1, sort_keys=True)
+    print("cov: HTML report %s" % os.path.relpath(os.path.join(html, "index.html")))
+    return 0
+
+
+def read_stats(path):
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            try:
+                rows.append({k: float(v) for k, v in r.items()})
+            except (TypeError, ValueError):
+                continue  # a row cut short by a kill
+    return rows
+
+
+def plot(campaign, png):
+    """Coverage (ft, cov) and corpus size over time, one panel per target."""
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        raise common.MlfError("gnuplot is missing (tools/mlf setup installs gnuplot-nox)")
+    stats = sorted(glob.glob(os.path.join(campaign, "*", "stats.csv")))
+    if os.path.exists(os.path.join(campaign, "stats.csv")):
+        stats = [os.path.join(campaign, "stats.csv")]
+    stats = [(os.path.basename(os.path.dirname(p)), p) for p in stats if read_stats(p)]
+    if not stats:
+        raise common.MlfError("no stats.csv with rows under %s" % campaign)
+    lines = ["set terminal pngcairo size 1000,%d font ',10'" % (380 * len(stats)),
+             "set output '%s'" % png, "set datafile separator ','",
+             "set multiplot layout %d,1" % len(stats), "set grid",
+             "set key left top", "set xlabel 'minutes of fuzzing'",
+             "set ylabel 'coverage (features, ft)'", "set y2label 'corpus entries'",
+             "set ytics nomirror", "set y2tics", "set yrange [0:*]", "set y2range [0:*]"]
+    for target, path in stats:
+        rows = read_stats(path)
+        last = rows[-1]
+        lines += ["set title \"%s: %d execs, %d crash files, %d unique failures\" noenhanced"
+                  % (target, last["execs"], last["crashes"], last["unique"]),
+                  "plot '%s' using ($1/60):6 skip 1 with lines lw 2 title 'coverage (ft)', "
+                  "'' using ($1/60):4 skip 1 axes x1y2 with lines lw 2 dt 2 "
+                  "title 'corpus entries'" % path]
+    lines.append("unset multiplot")
+    common.run([gnuplot], input="\n".join(lines) + "\n", text=True)
+    print("cov: plotted %s" % os.path.relpath(png))
+
+
+def run(args, extra):
+    if args.plot:
+        png = os.path.abspath(args.png or os.path.join(args.plot, "progress.png"))
+        plot(args.plot, png)
+        return 0
+    return run_cov(args)
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "cov", help="source-based coverage of a corpus; plot a campaign",
+        description="Run the corpus (default: the shipped one) through the coverage build's "
+                    "replay drivers, merge the profiles (llvm-profdata) and report line and "
+                    "branch coverage of src/mm and src/kernel per file (llvm-cov), with an "
+                    "HTML report. --plot DIR draws a campaign's coverage and corpus size over "
+                    "time (DIR/<target>/stats.csv) to a PNG.")
+    p.add_argument("--target", help="one target (default: all)")
+    p.add_argument("--dir", help="use the corpus of this campaign directory")
+    p.add_argument("--corpus", nargs="+", metavar="DIR", help="use these directories")
+    p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)
+    p.add_argument("--bug", help="bug variant")
+    p.add_argument("--out", default=os.path.join(fuzz.OUT_DIR, "cov"),
+                   help="where the profiles and the HTML go (default out/cov)")
+    p.add_argument("--plot", metavar="DIR", help="plot campaign DIR's stats.csv instead")
+    p.add_argument("--png", help="the plot's file (default DIR/progress.png)")
+    p.set_defaults(func=run)
