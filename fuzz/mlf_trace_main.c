@@ -267,7 +267,8 @@ static bool is_input_name(const char *name)
 	size_t i;
 
 	if (name[0] == '.' || !strncmp(name, "README", 6) ||
-	    !strcmp(name, "TARGET") || !strcmp(name, "EXPECT"))
+	    !strcmp(name, "TARGET") || !strcmp(name, "EXPECT") ||
+	    !strcmp(name, "FLAKY"))
 		return false;
 	for (i = 0; i < sizeof(skip_suffix) / sizeof(skip_suffix[0]); i++)
 		if (ends_with(name, skip_suffix[i]))

@@ -91,7 +91,7 @@ with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
     for top, dirs, files in os.walk(src):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if name.startswith((".", "README")) or name in ("TARGET", "EXPECT") \
+            if name.startswith((".", "README")) or name in ("TARGET", "EXPECT", "FLAKY") \
                     or name.endswith(skip):
                 continue
             path = os.path.join(top, name)

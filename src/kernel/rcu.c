@@ -180,6 +180,8 @@ void mlf_rcu_barrier(void)
 	}
 	if (__atomic_load_n(&urcu_callbacks_pending, __ATOMIC_ACQUIRE)) {
 		urcu_memb_barrier();
+		/* pairs with the callbacks' release: they finished before us */
+		(void)__atomic_load_n(&urcu_callbacks_pending, __ATOMIC_ACQUIRE);
 		tsan_acquire_gp();
 	}
 }

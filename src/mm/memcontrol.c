@@ -74,10 +74,12 @@ static void mem_cgroup_free(struct mem_cgroup *memcg)
 	atomic_long_add(-1, &nr_allocated);
 }
 
+#ifndef MLF_BUG_FREE_NO_GRACE
 static void css_free_rcu_fn(struct rcu_head *head)
 {
 	mem_cgroup_free(container_of(head, struct mem_cgroup, rcu));
 }
+#endif
 
 void css_release(struct mem_cgroup *memcg)
 {

@@ -39,3 +39,17 @@ def run(cmd, cwd=None, env=None, check=True, **kw):
 
 def build_dir(preset):
     return os.path.join(BUILD, preset)
+
+
+def sanitizer_env(base=None):
+    """The environment engines and drivers run in: the sanitizers' options
+    as CI uses them (halt on the first report, TSan's suppressions, no
+    malloc in TSan's signal handler so libFuzzer's crash handler cannot
+    hang). Options already set by the user win."""
+    env = dict(os.environ if base is None else base)
+    supp = os.path.join(ROOT, "sanitizers", "tsan.supp")
+    env.setdefault("ASAN_OPTIONS", "abort_on_error=1:symbolize=1")
+    env.setdefault("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")
+    env.setdefault("TSAN_OPTIONS", "halt_on_error=1:history_size=7:report_signal_unsafe=0:"
+                   "suppressions=" + supp)
+    return env

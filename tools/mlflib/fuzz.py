@@ -61,7 +61,7 @@ def targets():
 
 def is_input_name(name):
     """The rule of fuzz/README.md (and replay_main.c): which files are inputs."""
-    return not (name.startswith(".") or name.startswith("README") or name in ("TARGET", "EXPECT")
+    return not (name.startswith(".") or name.startswith("README") or name in ("TARGET", "EXPECT", "FLAKY")
                 or name.endswith(SKIP_SUFFIXES))
 
 
@@ -143,7 +143,7 @@ def binary(build, name):
 def run_tee(cmd, cwd=None, env=None):
     """Run a command after printing it, showing its stderr and keeping it."""
     common.show(cmd, cwd)
-    full_env = dict(os.environ)
+    full_env = common.sanitizer_env()
     full_env.update(env or {})
     proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=full_env,
                             stderr=subprocess.PIPE, text=True, errors="replace")
@@ -478,10 +478,7 @@ class Status:
 
 
 def engine_env():
-    env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "abort_on_error=1:symbolize=1")
-    env.setdefault("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")
-    return env
+    return common.sanitizer_env()
 
 
 def run_libfuzzer(camp, build, args, extra, status):

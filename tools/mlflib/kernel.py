@@ -102,11 +102,8 @@ def fuzz_one(target, build, args, extra, tree):
         "-artifact_prefix=" + crashes + "/"]
     if args.jobs > 1:
         cmd += ["-jobs=%d" % args.jobs, "-workers=%d" % args.jobs]
-    env = {}
-    if args.tsan:
-        env["TSAN_OPTIONS"] = "halt_on_error=1:history_size=7:suppressions=" + \
-            os.path.join(common.ROOT, "sanitizers", "tsan.supp")
-    rc, text = fuzz.run_tee(cmd + extra + [work], cwd=out, env=env)
+    # run_tee sets the sanitizers' options (common.sanitizer_env)
+    rc, text = fuzz.run_tee(cmd + extra + [work], cwd=out)
     execs, rate = fuzz.libfuzzer_stats(text)
     new = sorted(set(os.listdir(crashes)) - before)
     return {"execs": execs, "rate": rate, "corpus": fuzz.count_files(work),

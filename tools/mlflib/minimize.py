@@ -62,7 +62,8 @@ class Replayer:
         self.runs += 1
         try:
             proc = subprocess.run([self.driver, path], capture_output=True, text=True,
-                                  errors="replace", timeout=timeout)
+                                  errors="replace", timeout=timeout,
+                                  env=common.sanitizer_env())
         except subprocess.TimeoutExpired:
             return "timeout/-", ""
         return signature(proc.stderr), proc.stderr

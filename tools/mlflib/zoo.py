@@ -34,6 +34,11 @@ BUGS = {
     "bug-no-nr-isolated": ("reclaim", "fuzz"),
     "bug-throttle-any-type": ("reclaim", "fuzz"),
     "bug-shadow-lru-size": ("reclaim", "fuzz"),
+    # writers against RCU readers, under ThreadSanitizer
+    "bug-free-no-grace": ("concurrent", "fuzz-tsan"),
+    "bug-unlocked-rotate": ("concurrent", "fuzz-tsan"),
+    "bug-plain-publish": ("concurrent", "fuzz-tsan"),
+    "bug-unpinned-cursor": ("concurrent", "fuzz-tsan"),
 }
 # the same defect seen from the list primitives' own target
 EXTRA_TARGETS = {
@@ -57,7 +62,8 @@ def one_run(binary, target, out, budget, seed, extra):
     start = time.monotonic()
     common.show(cmd)
     import subprocess
-    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=out)
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=out,
+                          env=common.sanitizer_env())
     seconds = time.monotonic() - start
     crashes = sorted(os.path.join(out, n) for n in set(os.listdir(out)) - before
                      if re.match(r"(crash|leak|timeout|oom)-", n))
@@ -97,15 +103,32 @@ def zoo_one(bug, target, preset, args, extra):
         "runs": runs,
     }
     if caught and args.save and target == BUGS[bug][0]:
-        row["reproducer"] = save(bug, target, caught[0])
+        row["reproducer"] = save(bug, target, caught[0], preset)
     return row
 
 
-def save(bug, target, run):
+def save_unminimized(bug, target, run):
+    """A race does not replay every time: file the crash as found, marked
+    FLAKY so that ctest replays it on the correct variants (where it must
+    pass) but does not require the failure on the bug variant."""
+    dest = os.path.join(minimize.REGRESSIONS, bug)
+    os.makedirs(dest)
+    shutil.copyfile(run["crash"], os.path.join(dest, "repro"))
+    for name, text in (("EXPECT", run["check"]), ("TARGET", target),
+                       ("FLAKY", "a concurrent failure: replays fail only some of the time")):
+        with open(os.path.join(dest, name), "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    print("mlf zoo: saved %s (as found: %s)" % (os.path.relpath(dest), run["signature"]))
+    return os.path.relpath(dest, common.ROOT)
+
+
+def save(bug, target, run, preset):
     dest = os.path.join(minimize.REGRESSIONS, bug)
     if os.path.exists(dest):
         print("mlf zoo: %s exists; keeping it" % os.path.relpath(dest))
         return os.path.relpath(dest, common.ROOT)
+    if preset != "fuzz":
+        return save_unminimized(bug, target, run)
     sig, best, trace, work = minimize.minimize(run["crash"], target, None, bug)
     dest = minimize.save_regression(bug, sig, best, trace, target)
     shutil.rmtree(work, ignore_errors=True)
