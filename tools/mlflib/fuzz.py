@@ -616,6 +616,7 @@ def prepare(camp, args):
                 raise common.MlfError("%s was fuzzed with %s=%s, not %s"
                                       % (os.path.relpath(camp.dir), key, meta.get(key), mine))
         args.variant, args.bug = meta.get("variant"), meta.get("bug")
+        args.sanitizer = meta.get("sanitizer", args.sanitizer)
         if not args.engine_given:
             args.engine = meta.get("engine", args.engine)
     elif args.dir_given and camp.exists() and meta:
@@ -630,7 +631,8 @@ def prepare(camp, args):
     camp.recover()
     seed_working_corpus(camp.target, camp.corpus)
     runs = meta.get("runs", 0) + 1
-    camp.save_meta({"target": camp.target, "engine": args.engine, "variant": args.variant,
+    camp.save_meta({"target": camp.target, "engine": args.engine,
+                    "sanitizer": args.sanitizer, "variant": args.variant,
                     "bug": args.bug, "runs": runs, "started": meta.get("started") or
                     time.strftime("%Y-%m-%dT%H:%M:%S")})
 
@@ -650,7 +652,10 @@ def snapshot_binary(camp, build):
 def fuzz_one(target, args, extra):
     camp = Campaign(args.dir, target)
     prepare(camp, args)
-    preset = "fuzz" if args.engine == "libfuzzer" else "afl"
+    if args.engine == "libfuzzer":
+        preset = "fuzz-tsan" if args.sanitizer == "tsan" else "fuzz"
+    else:
+        preset = "afl"
     build = snapshot_binary(camp, ensure_built(preset, args.variant, args.bug,
                                                targets=[target]))
     from . import triage
@@ -731,4 +736,7 @@ def register(subparsers):
     p.add_argument("--verbose", action="store_true", help="also show the engine's output")
     p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)
     p.add_argument("--bug", help="bug variant (bug-...) on top of the variant")
+    p.add_argument("--sanitizer", choices=["asan", "tsan"], default="asan",
+                   help="libFuzzer build: asan (ASan+UBSan, preset fuzz; default) or tsan "
+                        "(ThreadSanitizer, preset fuzz-tsan: the concurrent target)")
     p.set_defaults(func=run, passthrough=True)

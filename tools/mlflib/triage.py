@@ -84,8 +84,9 @@ class Signer:
     def run(self, path):
         """(signature, message) of one run of path."""
         cmd = [self.binary, "-timeout=%d" % self.timeout, "-rss_limit_mb=4096", path]
-        env = dict(os.environ, ASAN_OPTIONS="abort_on_error=1:detect_leaks=0",
-                   UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
+        # the campaign's own sanitizer options (TSan's suppressions among
+        # them: without them a TSan build reports libFuzzer's counters)
+        env = common.sanitizer_env(dict(os.environ, ASAN_OPTIONS="abort_on_error=1:detect_leaks=0"))
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
                                   timeout=self.timeout * 2 + 10, env=env)
