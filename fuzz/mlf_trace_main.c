@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inputs.h"
+
 #include "codec.h"
 #include "trace.h"
 
@@ -252,30 +254,6 @@ static int roundtrip_twin(const char *path, const char *data, size_t size)
 	return bad;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-/* the same rule as replay_main.c: which directory entries are inputs */
-static bool is_input_name(const char *name)
-{
-	static const char *const skip_suffix[] = { ".trace", ".md", ".txt",
-						   ".dict", ".options" };
-	size_t i;
-
-	if (name[0] == '.' || !strncmp(name, "README", 6) ||
-	    !strcmp(name, "TARGET") || !strcmp(name, "EXPECT") ||
-	    !strcmp(name, "FLAKY"))
-		return false;
-	for (i = 0; i < sizeof(skip_suffix) / sizeof(skip_suffix[0]); i++)
-		if (ends_with(name, skip_suffix[i]))
-			return false;
-	return true;
-}
-
 static int roundtrip_path(const char *path)
 {
 	struct dirent **names;
@@ -295,7 +273,7 @@ static int roundtrip_path(const char *path)
 
 			if (strcmp(names[i]->d_name, ".") &&
 			    strcmp(names[i]->d_name, "..") &&
-			    is_input_name(names[i]->d_name) &&
+			    mlf_is_input_name(names[i]->d_name) &&
 			    asprintf(&sub, "%s/%s", path, names[i]->d_name) >= 0) {
 				bad |= roundtrip_path(sub);
 				free(sub);

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inputs.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 __attribute__((weak)) void
@@ -45,33 +47,6 @@ static void on_abort(int sig)
 	say_current();
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-/*
- * Which files in a corpus or regression directory are inputs (fuzz/README.md):
- * everything but hidden files, traces, notes and the TARGET marker.
- */
-static bool is_input_name(const char *name)
-{
-	static const char *const skip_suffix[] = { ".trace", ".md", ".txt",
-						   ".dict", ".options" };
-	size_t i;
-
-	if (name[0] == '.' || !strncmp(name, "README", 6) ||
-	    !strcmp(name, "TARGET") || !strcmp(name, "EXPECT") ||
-	    !strcmp(name, "FLAKY"))
-		return false;
-	for (i = 0; i < sizeof(skip_suffix) / sizeof(skip_suffix[0]); i++)
-		if (ends_with(name, skip_suffix[i]))
-			return false;
-	return true;
 }
 
 static int run_file(const char *path)
@@ -130,7 +105,7 @@ static int run_path(const char *path)
 		char *sub;
 
 		if (strcmp(name, ".") && strcmp(name, "..") &&
-		    is_input_name(name) &&
+		    mlf_is_input_name(name) &&
 		    asprintf(&sub, "%s/%s", path, name) >= 0) {
 			bad |= run_path(sub);
 			free(sub);
