@@ -1083,10 +1083,14 @@ bool check_node_full(const struct mlf_world *w, int nid, struct mlf_failure *f)
 
 bool check_structure(const struct mlf_world *w, int nid, struct mlf_failure *f)
 {
-	/* the others would follow the pointers that list.links found bad */
-	return check_list_links(w, nid, f) &&
-	       check_list_membership(w, nid, f) &&
-	       check_tail_cache(w, nid, f) && check_nr_memcgs(w, nid, f) &&
+	/*
+	 * The others would follow the pointers that list.links found bad.
+	 * tail.cache before list.membership: a stale cached tail links the
+	 * next memcg behind an unlinked node, so the memcg is "in no bin" as
+	 * a consequence; name the cause.
+	 */
+	return check_list_links(w, nid, f) && check_tail_cache(w, nid, f) &&
+	       check_list_membership(w, nid, f) && check_nr_memcgs(w, nid, f) &&
 	       check_seq_valid_gens(w, nid, f) &&
 	       check_seq_old_nonempty(w, nid, f);
 }
