@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "context.h"
 #include "diff_side.h"
 #include "kernel/report.h"
 #include "trace.h"
@@ -26,27 +27,20 @@ static size_t nr_ops;
 static long cur_op = MLF_NONE;
 static struct mlf_diff_snapshot port, tree;
 
+static void print_header(FILE *out)
+{
+	mlf_trace_print_header(out, &header);
+}
+
+static void print_op(FILE *out, size_t i)
+{
+	mlf_trace_print_op(out, &header, &ops[i]);
+}
+
 static void print_context(void)
 {
-	long at = cur_op, from, i;
-
-	if (at < 0 || at >= (long)nr_ops) {
-		fprintf(stderr, "trace (failure outside an op), last ops:\n");
-		at = nr_ops;
-	} else {
-		fprintf(stderr, "trace around op %ld (of %zu):\n", at, nr_ops);
-	}
-	fprintf(stderr, "  ");
-	mlf_trace_print_header(stderr, &header);
-	from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
-	if (from)
-		fprintf(stderr, "  # ... %ld op%s before\n", from,
-			from == 1 ? "" : "s");
-	for (i = from; i <= at && i < (long)nr_ops; i++) {
-		fprintf(stderr, "%c ", i == at ? '>' : ' ');
-		mlf_trace_print_op(stderr, &header, &ops[i]);
-		fprintf(stderr, "\n");
-	}
+	mlf_print_trace_context(cur_op, nr_ops, CONTEXT_BEFORE, print_header,
+				print_op);
 }
 
 /* "[m1 m4 m2]" into @buf, cut short with "..." when it does not fit */

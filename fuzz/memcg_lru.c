@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "context.h"
 #include "harness/world.h"
 #include "trace.h"
 
@@ -21,29 +22,20 @@ static struct mlf_op ops[MLF_FUZZ_MAX_OPS];
 static size_t nr_ops;
 static struct mlf_world world;
 
+static void print_header(FILE *out)
+{
+	mlf_trace_print_header(out, &header);
+}
+
+static void print_op(FILE *out, size_t i)
+{
+	mlf_trace_print_op(out, &header, &ops[i]);
+}
+
 static void print_context(void)
 {
-	long at = mlf_current_op;
-	long from, i;
-
-	if (at < 0 || at >= (long)nr_ops) {
-		/* not inside an op (e.g. teardown): show how the input ended */
-		fprintf(stderr, "trace (failure outside an op), last ops:\n");
-		at = nr_ops;
-	} else {
-		fprintf(stderr, "trace around op %ld (of %zu):\n", at, nr_ops);
-	}
-	fprintf(stderr, "  ");
-	mlf_trace_print_header(stderr, &header);
-	from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
-	if (from)
-		fprintf(stderr, "  # ... %ld op%s before\n", from,
-			from == 1 ? "" : "s");
-	for (i = from; i <= at && i < (long)nr_ops; i++) {
-		fprintf(stderr, "%c ", i == at ? '>' : ' ');
-		mlf_trace_print_op(stderr, &header, &ops[i]);
-		fprintf(stderr, "\n");
-	}
+	mlf_print_trace_context(mlf_current_op, nr_ops, CONTEXT_BEFORE, print_header,
+				print_op);
 }
 
 /* parse(print(decode(bytes))) == decode(bytes), on every input fuzzed */

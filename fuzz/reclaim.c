@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "context.h"
 #include "reclaim_codec.h"
 
 #define CONTEXT_BEFORE 8
@@ -19,28 +20,20 @@ static struct mlf_reclaim_op ops[MLF_RECLAIM_MAX_OPS];
 static size_t nr_ops;
 static struct mlf_reclaim_world world;
 
+static void print_header(FILE *out)
+{
+	mlf_reclaim_print_header(out, &header);
+}
+
+static void print_op(FILE *out, size_t i)
+{
+	mlf_reclaim_print_op(out, &ops[i]);
+}
+
 static void print_context(void)
 {
-	long at = mlf_current_op;
-	long from, i;
-
-	if (at < 0 || at >= (long)nr_ops) {
-		fprintf(stderr, "trace (failure outside an op), last ops:\n");
-		at = nr_ops;
-	} else {
-		fprintf(stderr, "trace around op %ld (of %zu):\n", at, nr_ops);
-	}
-	fprintf(stderr, "  ");
-	mlf_reclaim_print_header(stderr, &header);
-	from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
-	if (from)
-		fprintf(stderr, "  # ... %ld op%s before\n", from,
-			from == 1 ? "" : "s");
-	for (i = from; i <= at && i < (long)nr_ops; i++) {
-		fprintf(stderr, "%c ", i == at ? '>' : ' ');
-		mlf_reclaim_print_op(stderr, &ops[i]);
-		fprintf(stderr, "\n");
-	}
+	mlf_print_trace_context(mlf_current_op, nr_ops, CONTEXT_BEFORE, print_header,
+				print_op);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
