@@ -44,6 +44,17 @@ def signature(text):
     return None
 
 
+# signatures that are not a check's: a sanitizer's report kind (TSan's data
+# race is "race"), libFuzzer's deadly signal, and what triage files a crash
+# that does not fail again under
+NOT_A_CHECK = re.compile(r"^(?:race|deadly|timeout|leak|slow|no-repro|[^/]*[-A-Z][^/]*)/")
+
+
+def is_check_signature(sig):
+    """Whether sig is an mlf check's (check/op kind), not a sanitizer's."""
+    return bool(sig) and not NOT_A_CHECK.match(sig)
+
+
 def check_of(sig):
     return sig.split("/", 1)[0] if sig else None
 

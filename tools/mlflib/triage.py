@@ -134,9 +134,10 @@ class Signer:
         return result
 
     def unique(self, files):
-        """(unique signatures, files not signed yet), without running anything."""
+        """(unique failures, files not signed yet), without running anything;
+        failures are told apart as triage's default does (by check)."""
         sigs = [self.peek(p) for p in files]
-        return len({s[0] for s in sigs if s}), sum(1 for s in sigs if not s)
+        return len({failure_key(s[0]) for s in sigs if s}), sum(1 for s in sigs if not s)
 
     def groups(self, files):
         """[(signature, [files], message)] in the order each was first met."""
@@ -146,6 +147,16 @@ class Signer:
             if s:
                 found.setdefault(s[0], ([], s[1]))[0].append(path)
         return [(sig, paths, msg) for sig, (paths, msg) in found.items()]
+
+
+def failure_key(sig, by="check"):
+    """What tells two failures apart. By check: one defect is one line
+    although the op that meets it differs from input to input (a stale
+    tail[][] is met by whichever op deletes next: rotate, offline, release,
+    soft or reclaim). A sanitizer report keeps its kind and top frame."""
+    if by == "signature" or not sig or not minimize.is_check_signature(sig):
+        return sig
+    return minimize.check_of(sig)
 
 
 def crash_files(path):
@@ -219,16 +230,21 @@ def run(args, extra):
             own = cand if os.path.exists(cand) else None
         signer = signer_for(target, variant, bug, args.preset or "dev", camp, signers, own)
         sig, msg = signer.sign(path)
-        if args.by == "check":
-            sig = minimize.check_of(sig)
-        entry = groups.setdefault((target, sig), {"files": [], "msg": msg})
+        entry = groups.setdefault((target, failure_key(sig, args.by)),
+                                  {"files": [], "msg": msg, "sigs": {}})
         entry["files"].append(path)
+        entry["sigs"][sig] = entry["sigs"].get(sig, 0) + 1
     for signer in signers.values():
         signer.save()
     width = max([len(s) for _, s in groups] + [20])
-    for (target, sig), g in groups.items():
-        print("%-*s  %4d  %s  %s" % (width, sig, len(g["files"]), os.path.relpath(g["files"][0]),
+    for (target, key), g in groups.items():
+        print("%-*s  %4d  %s  %s" % (width, key, len(g["files"]), os.path.relpath(g["files"][0]),
                                     re.sub(r"\s+", " ", g["msg"])))
+        if len(g["sigs"]) > 1 or key not in g["sigs"]:
+            # the signatures merged into this line: where the check fired
+            print("%-*s        at %s" % (width, "", ", ".join(
+                "%s %d" % (s.split("/", 1)[-1] if key != s else s, n)
+                for s, n in sorted(g["sigs"].items(), key=lambda i: -i[1]))))
     print("triage: %d crash file%s, %d unique failure%s" % (
         len(files), "" if len(files) == 1 else "s", len(groups), "" if len(groups) == 1 else "s"))
     return 0
@@ -249,9 +265,11 @@ def register(subparsers):
     p.add_argument("--rebuild", action="store_true",
                    help="run a campaign's files through the current build, not the copy "
                         "of the binary the campaign ran")
-    p.add_argument("--by", choices=["signature", "check"], default="signature",
-                   help="group by signature (check/op kind; default) or by check alone, "
-                        "which merges one defect seen at different ops")
+    p.add_argument("--by", choices=["check", "signature"], default="check",
+                   help="group a check's failures into one line, with the op kinds it "
+                        "fired at listed under it (check; the default), or one line per "
+                        "check/op kind signature (signature). Sanitizer reports are "
+                        "always told apart by kind and top frame")
     p.add_argument("--preset",
                    help="build that runs the files: dev (the replay driver, as minimize "
                         "uses; the default) or fuzz (libFuzzer with ASan+UBSan). A campaign's "
