@@ -31,6 +31,35 @@
 
 #include "kernel/kernel.h"
 
+/*
+ * ThreadSanitizer and the tree's __hlist_nulls_del(): it unlinks with
+ * WRITE_ONCE(*pprev, next), and a reader that then reaches @next through
+ * *pprev reads what @next's inserter wrote before its rcu_assign_pointer().
+ * The kernel gets that ordering from the address dependency (READ_ONCE()
+ * heads a dependency chain; every architecture Linux runs on is other-
+ * multicopy atomic); TSan models no dependencies and would report the
+ * inserter's plain n->next = ... against the reader. So, under TSan only,
+ * a WRITE_ONCE() of a struct hlist_nulls_node pointer is a release store:
+ * what the shim's own __hlist_nulls_del() does, same instruction on x86.
+ * Narrow on purpose: only that pointer type (in the tree's code only the
+ * unlink stores one), so a plain publish (*pprev = n without
+ * rcu_assign_pointer()) is still a race TSan reports. The cost: a tree
+ * that publishes a new node with WRITE_ONCE() in place of
+ * rcu_assign_pointer() passes under TSan here (the port's build, where
+ * only __hlist_nulls_del() releases, still reports it).
+ */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+struct hlist_nulls_node;
+#undef WRITE_ONCE
+#define WRITE_ONCE(x, val)                                                    \
+	__atomic_store_n(&(x), (val),                                         \
+			 _Generic((val), struct hlist_nulls_node *                  \
+				  : __ATOMIC_RELEASE, default                         \
+				  : __ATOMIC_RELAXED))
+#endif
+#endif
+
 #include <linux/rculist_nulls.h>
 
 #include "mlf_tree_gen.h"

@@ -140,17 +140,20 @@ static void check_lruvec_alive(struct lruvec *lruvec)
 {
 	struct mem_cgroup_per_node *pn =
 		container_of(lruvec, struct mem_cgroup_per_node, lruvec);
+	/*
+	 * Only what an RCU reader may read: list.next (readers follow it),
+	 * never list.pprev, which writers update plainly under the lock (the
+	 * kernel's hlist_nulls_add_tail_rcu() does) and a read here would be
+	 * a race of the probe's own making.
+	 */
 	void *next = READ_ONCE(lruvec->lrugen.list.next);
-	void *pprev = READ_ONCE(lruvec->lrugen.list.pprev);
 	void *pgdat = READ_ONCE(lruvec->pgdat);
 	struct mem_cgroup *memcg = READ_ONCE(pn->memcg);
 
-	if (poisoned(next) || poisoned(pprev) || poisoned(pgdat) ||
-	    poisoned(memcg))
+	if (poisoned(next) || poisoned(pgdat) || poisoned(memcg))
 		mlf_fail_simple("rcu.uaf",
-				"shrink_one() on a freed lruvec %p (next %p, pprev %p, pgdat %p, memcg %p)",
-				(void *)lruvec, next, pprev, pgdat,
-				(void *)memcg);
+				"shrink_one() on a freed lruvec %p (next %p, pgdat %p, memcg %p)",
+				(void *)lruvec, next, pgdat, (void *)memcg);
 	check_memcg_alive(memcg, "shrink_one()");
 }
 
