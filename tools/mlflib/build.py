@@ -50,6 +50,7 @@ def check_preset(preset):
 
 def check_variant(variant, bug):
     variants, _ = mlflist.correct_variants()
+    variants = variants + mlflist.iso_variants()[0]
     if variant is not None and variant not in variants:
         raise common.MlfError("unknown variant %r (have: %s)" % (variant, ", ".join(variants)))
     if bug is not None:
@@ -112,7 +113,7 @@ def _wanted(preset, variant, bug):
     """What the tree must have been configured with: compared to the stamp."""
     _, default = mlflist.correct_variants()
     resolved = _resolved(preset, _load_presets()["configurePresets"])
-    return {
+    wanted = {
         "preset": preset,
         "generator": resolved.get("generator"),
         "cacheVariables": resolved["cacheVariables"],
@@ -120,6 +121,11 @@ def _wanted(preset, variant, bug):
         "MLF_BUG": bug or "",
         "inputs": optional_inputs(),
     }
+    if variant in mlflist.iso_variants()[0]:
+        # an isolation variant picks the reclaim port; the memcg LRU port
+        # stays the default variant
+        wanted["MLF_VARIANT"], wanted["MLF_ISO"] = default, variant
+    return wanted
 
 
 def needs_configure(build, wanted):
@@ -129,8 +135,8 @@ def needs_configure(build, wanted):
         return "not configured", False
     if wanted["generator"] and cache.get("CMAKE_GENERATOR") != wanted["generator"]:
         return "generator is %r" % cache.get("CMAKE_GENERATOR"), True
-    for key in ("MLF_VARIANT", "MLF_BUG"):
-        if cache.get(key, "") != wanted[key]:
+    for key in ("MLF_VARIANT", "MLF_BUG", "MLF_ISO"):
+        if key in wanted and cache.get(key, "") != wanted[key]:
             return "%s is %r, want %r" % (key, cache.get(key, ""), wanted[key]), False
     try:
         with open(os.path.join(build, STAMP), encoding="utf-8") as f:
@@ -148,6 +154,8 @@ def needs_configure(build, wanted):
 def configure(preset, build, wanted, fresh):
     cmd = ["cmake", "--preset", preset, "-B", build,
            "-DMLF_VARIANT=" + wanted["MLF_VARIANT"], "-DMLF_BUG=" + wanted["MLF_BUG"]]
+    if "MLF_ISO" in wanted:
+        cmd.append("-DMLF_ISO=" + wanted["MLF_ISO"])
     if fresh:
         # A cache from another compiler or generator cannot be updated in place.
         cmd.append("--fresh")

@@ -45,6 +45,23 @@ def correct_variants():
     return variants, default
 
 
+RECLAIM_CMAKE = os.path.join(common.ROOT, "src", "mm", "reclaim.cmake")
+
+
+def iso_variants():
+    """(isolation variants of the reclaim port, default) from src/mm/reclaim.cmake.
+
+    They pick the reclaim target's port (MLF_ISO); --variant takes them too,
+    the memcg LRU port then being the default variant."""
+    try:
+        text = _read(RECLAIM_CMAKE)
+    except OSError:
+        return [], None
+    m = re.search(r"set\(MLF_ISO_VARIANTS\s+([^)]*)\)", text)
+    d = re.search(r"set\(MLF_ISO\s+\"([^\"]+)\"", text)
+    return (m.group(1).split() if m else []), (d.group(1) if d else None)
+
+
 def bug_macro_to_name(macro_tail):
     """NO_SEQ_ADVANCE -> bug-no-seq-advance (CMake's mlf_bug_macro reversed)."""
     return "bug-" + macro_tail.lower().replace("_", "-")
@@ -86,6 +103,11 @@ def run(args, extra):
         print("Correct variants (--variant):")
         for v in variants:
             print("  %s%s" % (v, "  (default)" if v == default else ""))
+        isos, iso_default = iso_variants()
+        if isos:
+            print("Isolation variants of the reclaim target (--variant):")
+            for v in isos:
+                print("  %s%s" % (v, "  (default)" if v == iso_default else ""))
         bugs = bug_variants()
         print("Bug variants (--bug), each on top of the chosen variant:")
         if not bugs:
