@@ -2,17 +2,20 @@
 /*
  * mlf-trace: between fuzz inputs and their traces.
  *
- *   mlf-trace decode FILE...               print each input's trace
- *   mlf-trace encode FILE.trace -o OUT [--force]
+ *   mlf-trace decode [--target T] FILE...  print each input's trace
+ *   mlf-trace encode FILE.trace -o OUT [--force] [--target T]
  *                                          write the canonical bytes
- *   mlf-trace roundtrip PATH...            every input: decode -> print ->
+ *   mlf-trace roundtrip [--target T] PATH...
+ *                                          every input: decode -> print ->
  *                                          parse -> encode -> decode is
  *                                          the identity; a FILE.trace twin
  *                                          encodes to exactly FILE's bytes
- *   mlf-trace selftest [N]                 the same on N pseudo-random inputs
+ *   mlf-trace selftest [--target T] [N]    the same on N pseudo-random inputs
  *
- * Errors are one line and a non-zero exit; an existing OUT is never
- * overwritten without --force.
+ * T is memcg_lru (the default) or reclaim. encode tells a trace's target by
+ * its first line (MLF_RECLAIM_TRACE_MAGIC, else memcg_lru); roundtrip takes
+ * a directory's target from its TARGET file. Errors are one line and a
+ * non-zero exit; an existing OUT is never overwritten without --force.
  */
 #define _GNU_SOURCE	/* asprintf, open_memstream */
 #include <dirent.h>
@@ -28,12 +31,32 @@
 
 #include "codec.h"
 #include "trace.h"
+#ifdef MLF_TRACE_RECLAIM
+#include "reclaim_trace.h"
+#endif
 
 #define MAX_BYTES (MLF_FUZZ_HEADER_BYTES + MLF_FUZZ_MAX_OPS * MLF_FUZZ_MAX_OP_BYTES)
 
 static struct mlf_op ops[MLF_FUZZ_MAX_OPS], again[MLF_FUZZ_MAX_OPS];
 static u8 bytes[MAX_BYTES];
-static unsigned long nr_checked, nr_twins;
+static unsigned long nr_checked, nr_twins, nr_skipped;
+
+/* the targets with a trace; T_NONE: a TARGET file names one without */
+enum target { T_MEMCG_LRU, T_RECLAIM, T_NONE };
+
+static const char *const target_names[] = { "memcg_lru", "reclaim" };
+
+#ifdef MLF_TRACE_RECLAIM
+#define RECLAIM_MAX_BYTES           \
+	(MLF_RECLAIM_HEADER_BYTES + \
+	 MLF_RECLAIM_MAX_OPS * MLF_RECLAIM_MAX_OP_BYTES)
+#define NR_TARGETS 2
+static struct mlf_reclaim_op rops[MLF_RECLAIM_MAX_OPS],
+	ragain[MLF_RECLAIM_MAX_OPS];
+static u8 rbytes[RECLAIM_MAX_BYTES];
+#else
+#define NR_TARGETS 1
+#endif
 
 __attribute__((format(printf, 1, 2))) static int error(const char *fmt, ...)
 {
@@ -45,6 +68,49 @@ __attribute__((format(printf, 1, 2))) static int error(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return 1;
+}
+
+/* the target named @name, or T_NONE */
+static enum target target_of(const char *name)
+{
+	int t;
+
+	for (t = 0; t < NR_TARGETS; t++)
+		if (!strcmp(name, target_names[t]))
+			return t;
+	return T_NONE;
+}
+
+/* Take "--target T" out of @argv; -1 after an error, else 0. */
+static int take_target(int *argc, char **argv, enum target *target, bool *given)
+{
+	int i, j;
+
+	*target = T_MEMCG_LRU;
+	if (given)
+		*given = false;
+	for (i = 0; i < *argc; i++) {
+		if (strcmp(argv[i], "--target"))
+			continue;
+		if (i + 1 == *argc) {
+			error("--target needs a target (memcg_lru%s)",
+			      NR_TARGETS > 1 ? " or reclaim" : "");
+			return -1;
+		}
+		*target = target_of(argv[i + 1]);
+		if (*target == T_NONE) {
+			error("no trace for target '%s' (have: memcg_lru%s)",
+			      argv[i + 1], NR_TARGETS > 1 ? ", reclaim" : "");
+			return -1;
+		}
+		if (given)
+			*given = true;
+		for (j = i; j + 2 < *argc; j++)
+			argv[j] = argv[j + 2];
+		*argc -= 2;
+		i--;
+	}
+	return 0;
 }
 
 static int read_file(const char *path, char **data, size_t *size)
@@ -89,11 +155,14 @@ static size_t encode_all(const struct mlf_header *h, const struct mlf_op *o,
 
 static int cmd_decode(int argc, char **argv)
 {
+	enum target target;
 	struct mlf_header h;
 	int i, bad = 0;
 
+	if (take_target(&argc, argv, &target, NULL))
+		return 1;
 	if (!argc)
-		return error("usage: mlf-trace decode FILE...");
+		return error("usage: mlf-trace decode [--target T] FILE...");
 	for (i = 0; i < argc; i++) {
 		char *data;
 		size_t size, n;
@@ -102,13 +171,32 @@ static int cmd_decode(int argc, char **argv)
 			bad = 1;
 			continue;
 		}
-		n = mlf_decode((u8 *)data, size, &h, ops, MLF_FUZZ_MAX_OPS);
-		free(data);
 		if (argc > 1)
 			printf("%s# %s\n", i ? "\n" : "", argv[i]);
+#ifdef MLF_TRACE_RECLAIM
+		if (target == T_RECLAIM) {
+			struct mlf_reclaim_header rh;
+
+			n = mlf_reclaim_decode((u8 *)data, size, &rh, rops,
+					       MLF_RECLAIM_MAX_OPS);
+			free(data);
+			mlf_reclaim_trace_print(stdout, &rh, rops, n);
+			continue;
+		}
+#endif
+		n = mlf_decode((u8 *)data, size, &h, ops, MLF_FUZZ_MAX_OPS);
+		free(data);
 		mlf_trace_print(stdout, &h, ops, n);
 	}
 	return bad;
+}
+
+/* a parse error, "PATH:LINE: what" */
+static int parse_error(const char *path, const struct mlf_trace_error *err)
+{
+	if (err->line)
+		return error("%s:%d: %s", path, err->line, err->what);
+	return error("%s: %s", path, err->what);
 }
 
 static int parse_file(const char *path, struct mlf_header *h, long *n)
@@ -121,48 +209,76 @@ static int parse_file(const char *path, struct mlf_header *h, long *n)
 		return 1;
 	*n = mlf_trace_parse(text, size, h, ops, MLF_FUZZ_MAX_OPS, &err);
 	free(text);
-	if (*n < 0) {
-		if (err.line)
-			return error("%s:%d: %s", path, err.line, err.what);
-		return error("%s: %s", path, err.what);
-	}
+	if (*n < 0)
+		return parse_error(path, &err);
 	return 0;
 }
 
-static int cmd_encode(int argc, char **argv)
+#ifdef MLF_TRACE_RECLAIM
+/* a reclaim trace into rops; it must start with its magic line */
+static int parse_reclaim_file(const char *path, struct mlf_reclaim_header *h,
+			      long *n)
 {
-	const char *in = NULL, *out = NULL;
-	struct mlf_header h;
-	bool force = false;
-	size_t len, done = 0;
-	long n;
-	int i, fd;
+	struct mlf_trace_error err;
+	size_t size;
+	char *text;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--force"))
-			force = true;
-		else if (argv[i][0] == '-' || in)
-			return error("encode: unexpected argument '%s'", argv[i]);
-		else
-			in = argv[i];
-	}
-	if (!in || !out)
-		return error("usage: mlf-trace encode FILE.trace -o OUT [--force]");
-	if (parse_file(in, &h, &n))
+	if (read_file(path, &text, &size))
 		return 1;
-	len = encode_all(&h, ops, n, bytes);
+	if (!mlf_reclaim_trace_is(text, size)) {
+		free(text);
+		return error(
+			"%s: not a reclaim trace (its first line is not '%s')",
+			path, MLF_RECLAIM_TRACE_MAGIC);
+	}
+	*n = mlf_reclaim_trace_parse(text, size, h, rops, MLF_RECLAIM_MAX_OPS,
+				     &err);
+	free(text);
+	if (*n < 0)
+		return parse_error(path, &err);
+	return 0;
+}
+#endif
+
+/* The target of the trace at @path by its magic line; T_NONE if unreadable. */
+static enum target trace_target(const char *path)
+{
+	enum target target = T_MEMCG_LRU;
+	size_t size;
+	char *text;
+
+	if (read_file(path, &text, &size))
+		return T_NONE;
+#ifdef MLF_TRACE_RECLAIM
+	if (mlf_reclaim_trace_is(text, size))
+		target = T_RECLAIM;
+#else
+	if (size >= 14 && !memcmp(text, "# mlf reclaim ", 14)) {
+		free(text);
+		error("%s: a reclaim trace, and this mlf-trace has no reclaim codec",
+		      path);
+		return T_NONE;
+	}
+#endif
+	free(text);
+	return target;
+}
+
+static int write_file(const char *out, const u8 *data, size_t len, bool force)
+{
+	size_t done = 0;
+	int fd;
 
 	fd = open(out, O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), 0644);
 	if (fd < 0) {
 		if (errno == EEXIST)
-			return error("%s exists; not overwriting it (use --force)",
-				     out);
+			return error(
+				"%s exists; not overwriting it (use --force)",
+				out);
 		return error("%s: %s", out, strerror(errno));
 	}
 	while (done < len) {
-		ssize_t w = write(fd, bytes + done, len - done);
+		ssize_t w = write(fd, data + done, len - done);
 
 		if (w <= 0) {
 			close(fd);
@@ -175,9 +291,58 @@ static int cmd_encode(int argc, char **argv)
 	return 0;
 }
 
-static bool same(const struct mlf_header *h1, const struct mlf_op *a,
-		 size_t na, const struct mlf_header *h2, const struct mlf_op *b,
-		 size_t nb, size_t *where)
+static int cmd_encode(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	enum target want, target;
+	struct mlf_header h;
+	bool force = false, given;
+	size_t len;
+	long n;
+	int i;
+
+	if (take_target(&argc, argv, &want, &given))
+		return 1;
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--force"))
+			force = true;
+		else if (argv[i][0] == '-' || in)
+			return error("encode: unexpected argument '%s'",
+				     argv[i]);
+		else
+			in = argv[i];
+	}
+	if (!in || !out)
+		return error(
+			"usage: mlf-trace encode FILE.trace -o OUT [--force] [--target T]");
+	target = trace_target(in);
+	if (target == T_NONE)
+		return 1;
+	if (given && target != want)
+		return error(
+			"%s is a %s trace (by its first line), not a %s one",
+			in, target_names[target], target_names[want]);
+#ifdef MLF_TRACE_RECLAIM
+	if (target == T_RECLAIM) {
+		struct mlf_reclaim_header rh;
+
+		if (parse_reclaim_file(in, &rh, &n))
+			return 1;
+		len = mlf_reclaim_encode(&rh, rops, n, rbytes);
+		return write_file(out, rbytes, len, force);
+	}
+#endif
+	if (parse_file(in, &h, &n))
+		return 1;
+	len = encode_all(&h, ops, n, bytes);
+	return write_file(out, bytes, len, force);
+}
+
+static bool same(const struct mlf_header *h1, const struct mlf_op *a, size_t na,
+		 const struct mlf_header *h2, const struct mlf_op *b, size_t nb,
+		 size_t *where)
 {
 	size_t i;
 
@@ -241,12 +406,24 @@ static int roundtrip_twin(const char *path, const char *data, size_t size)
 		free(twin);
 		return 0;
 	}
+	switch (trace_target(twin)) {
+	case T_MEMCG_LRU:
+		break;
+	case T_RECLAIM:
+		error("%s is a reclaim trace, but %s is read as a memcg_lru input (say --target reclaim, or put a TARGET file beside it)",
+		      twin, path);
+		/* fall through */
+	default:
+		free(twin);
+		return 1;
+	}
 	bad = parse_file(twin, &h, &n);
 	if (!bad) {
 		len = encode_all(&h, ops, n, bytes);
 		if (len != size || memcmp(bytes, data, len))
-			bad = error("%s does not encode to the bytes of %s (regenerate with tools/mlf corpus)",
-				    twin, path);
+			bad = error(
+				"%s does not encode to the bytes of %s (regenerate with tools/mlf corpus)",
+				twin, path);
 		else
 			nr_twins++;
 	}
@@ -254,7 +431,121 @@ static int roundtrip_twin(const char *path, const char *data, size_t size)
 	return bad;
 }
 
-static int roundtrip_path(const char *path)
+#ifdef MLF_TRACE_RECLAIM
+static bool reclaim_same(const struct mlf_reclaim_header *h1,
+			 const struct mlf_reclaim_op *a, size_t na,
+			 const struct mlf_reclaim_header *h2,
+			 const struct mlf_reclaim_op *b, size_t nb,
+			 size_t *where)
+{
+	size_t i;
+
+	*where = 0;
+	if (h1->nr_nodes != h2->nr_nodes || h1->pool_size != h2->pool_size)
+		return false;
+	for (i = 0; i < na && i < nb; i++) {
+		*where = i;
+		if (!mlf_reclaim_op_equal(&a[i], &b[i]))
+			return false;
+	}
+	*where = i;
+	return na == nb;
+}
+
+/* the same for a reclaim input */
+static int roundtrip_reclaim_bytes(const char *name, const u8 *data,
+				   size_t size)
+{
+	struct mlf_reclaim_header h, h2;
+	struct mlf_trace_error err;
+	char *text = NULL;
+	size_t len = 0, n, where;
+	FILE *out;
+	long n2;
+
+	n = mlf_reclaim_decode(data, size, &h, rops, MLF_RECLAIM_MAX_OPS);
+	out = open_memstream(&text, &len);
+	if (!out)
+		return error("out of memory");
+	mlf_reclaim_trace_print(out, &h, rops, n);
+	fclose(out);
+	n2 = mlf_reclaim_trace_parse(text, len, &h2, ragain,
+				     MLF_RECLAIM_MAX_OPS, &err);
+	free(text);
+	if (n2 < 0)
+		return error("%s: its trace does not parse back: %s", name,
+			     err.msg);
+	if (!reclaim_same(&h, rops, n, &h2, ragain, n2, &where))
+		return error("%s: print -> parse changes op %zu", name, where);
+
+	len = mlf_reclaim_encode(&h, rops, n, rbytes);
+	n2 = mlf_reclaim_decode(rbytes, len, &h2, ragain, MLF_RECLAIM_MAX_OPS);
+	if (!reclaim_same(&h, rops, n, &h2, ragain, n2, &where))
+		return error("%s: encode -> decode changes op %zu", name,
+			     where);
+	nr_checked++;
+	return 0;
+}
+
+/* A reclaim twin encodes to exactly its input's bytes, as a memcg_lru one. */
+static int roundtrip_reclaim_twin(const char *path, const u8 *data, size_t size)
+{
+	struct mlf_reclaim_header h, h2;
+	size_t len, n2, where = 0;
+	char *twin;
+	struct stat st;
+	long n;
+	int bad;
+
+	if (asprintf(&twin, "%s.trace", path) < 0)
+		return error("out of memory");
+	if (stat(twin, &st)) {
+		free(twin);
+		return 0;
+	}
+	bad = parse_reclaim_file(twin, &h, &n);
+	if (!bad) {
+		len = mlf_reclaim_encode(&h, rops, n, rbytes);
+		if (len == size && !memcmp(rbytes, data, len)) {
+			nr_twins++;
+		} else {
+			n2 = mlf_reclaim_decode(data, size, &h2, ragain,
+						MLF_RECLAIM_MAX_OPS);
+			reclaim_same(&h, rops, n, &h2, ragain, n2, &where);
+			bad = error(
+				"%s does not encode to the bytes of %s (first op that differs: %zu; regenerate with fuzz/reclaim_seeds.py, or mlf-trace encode the twin)",
+				twin, path, where);
+		}
+	}
+	free(twin);
+	return bad;
+}
+#endif
+
+/* the target a directory's TARGET file names, else @target */
+static enum target dir_target(const char *dir, enum target target)
+{
+	char *marker, line[64] = "";
+	size_t len;
+	FILE *f;
+
+	if (asprintf(&marker, "%s/TARGET", dir) < 0)
+		return target;
+	f = fopen(marker, "r");
+	free(marker);
+	if (!f)
+		return target;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	len = strlen(line);
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
+		       line[len - 1] == ' ' || line[len - 1] == '\t'))
+		line[--len] = '\0';
+	return target_of(line);
+}
+
+static int roundtrip_path(const char *path, enum target target)
 {
 	struct dirent **names;
 	struct stat st;
@@ -265,6 +556,7 @@ static int roundtrip_path(const char *path)
 	if (stat(path, &st))
 		return error("%s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode)) {
+		target = dir_target(path, target);
 		n = scandir(path, &names, NULL, alphasort);
 		if (n < 0)
 			return error("%s: %s", path, strerror(errno));
@@ -274,8 +566,9 @@ static int roundtrip_path(const char *path)
 			if (strcmp(names[i]->d_name, ".") &&
 			    strcmp(names[i]->d_name, "..") &&
 			    mlf_is_input_name(names[i]->d_name) &&
-			    asprintf(&sub, "%s/%s", path, names[i]->d_name) >= 0) {
-				bad |= roundtrip_path(sub);
+			    asprintf(&sub, "%s/%s", path, names[i]->d_name) >=
+				    0) {
+				bad |= roundtrip_path(sub, target);
 				free(sub);
 			}
 			free(names[i]);
@@ -285,8 +578,21 @@ static int roundtrip_path(const char *path)
 	}
 	if (!S_ISREG(st.st_mode))
 		return 0;
+	if (target == T_NONE) {
+		/* a TARGET file names a target without a trace (nulls_list) */
+		nr_skipped++;
+		return 0;
+	}
 	if (read_file(path, &data, &size))
 		return 1;
+#ifdef MLF_TRACE_RECLAIM
+	if (target == T_RECLAIM) {
+		bad = roundtrip_reclaim_bytes(path, (u8 *)data, size);
+		bad |= roundtrip_reclaim_twin(path, (u8 *)data, size);
+		free(data);
+		return bad;
+	}
+#endif
 	bad = roundtrip_bytes(path, (u8 *)data, size);
 	bad |= roundtrip_twin(path, data, size);
 	free(data);
@@ -295,14 +601,36 @@ static int roundtrip_path(const char *path)
 
 static int cmd_roundtrip(int argc, char **argv)
 {
+	enum target target;
+	struct stat st;
 	int i, bad = 0;
 
+	if (take_target(&argc, argv, &target, NULL))
+		return 1;
 	if (!argc)
-		return error("usage: mlf-trace roundtrip PATH...");
-	for (i = 0; i < argc; i++)
-		bad |= roundtrip_path(argv[i]);
-	printf("roundtrip: %lu inputs, %lu .trace twins\n", nr_checked,
-	       nr_twins);
+		return error("usage: mlf-trace roundtrip [--target T] PATH...");
+	for (i = 0; i < argc; i++) {
+		enum target t = target;
+
+		/* a file of a directory with a TARGET file is that target's */
+		if (!stat(argv[i], &st) && !S_ISDIR(st.st_mode)) {
+			char *dir = strdup(argv[i]), *slash = strrchr(dir, '/');
+
+			if (slash) {
+				*slash = '\0';
+				t = dir_target(*dir ? dir : "/", t);
+			} else {
+				t = dir_target(".", t);
+			}
+			free(dir);
+		}
+		bad |= roundtrip_path(argv[i], t);
+	}
+	printf("roundtrip: %lu inputs, %lu .trace twins", nr_checked, nr_twins);
+	if (nr_skipped)
+		printf(", %lu inputs of targets without a trace skipped",
+		       nr_skipped);
+	printf("\n");
 	return bad;
 }
 
@@ -312,11 +640,15 @@ static int cmd_roundtrip(int argc, char **argv)
  */
 static int cmd_selftest(int argc, char **argv)
 {
-	unsigned long count = argc ? strtoul(argv[0], NULL, 0) : 20000, i;
 	u64 x = 0x2545f4914f6cdd1dULL;
 	static u8 input[4096];
+	unsigned long count, i;
+	enum target target;
 	int bad = 0;
 
+	if (take_target(&argc, argv, &target, NULL))
+		return 1;
+	count = argc ? strtoul(argv[0], NULL, 0) : 20000;
 	for (i = 0; i < count && !bad; i++) {
 		size_t len, j;
 		char name[32];
@@ -328,9 +660,16 @@ static int cmd_selftest(int argc, char **argv)
 			input[j] = x >> 32;
 		}
 		snprintf(name, sizeof(name), "selftest #%lu", i);
+#ifdef MLF_TRACE_RECLAIM
+		if (target == T_RECLAIM) {
+			bad = roundtrip_reclaim_bytes(name, input, len);
+			continue;
+		}
+#endif
 		bad = roundtrip_bytes(name, input, len);
 	}
-	printf("selftest: %lu random inputs round-trip\n", nr_checked);
+	printf("selftest: %lu random %sinputs round-trip\n", nr_checked,
+	       target == T_RECLAIM ? "reclaim " : "");
 	return bad;
 }
 
@@ -344,5 +683,7 @@ int main(int argc, char **argv)
 		return cmd_roundtrip(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "selftest"))
 		return cmd_selftest(argc - 2, argv + 2);
-	return error("usage: mlf-trace decode FILE... | encode FILE.trace -o OUT [--force] | roundtrip PATH... | selftest [N]");
+	return error(
+		"usage: mlf-trace decode [--target T] FILE... | encode FILE.trace -o OUT [--force] [--target T] | roundtrip [--target T] PATH... | selftest [--target T] [N] (T: memcg_lru%s)",
+		NR_TARGETS > 1 ? " or reclaim" : "");
 }

@@ -49,7 +49,7 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 	mkdir -p "$dir"
 	for src in "$ROOT"/src/kernel/*.c "$ROOT"/src/mm/*.c "$ROOT"/src/harness/*.c \
 		   "$ROOT"/src/check/*.c "$ROOT"/fuzz/codec.c "$ROOT"/fuzz/trace.c \
-		   $( [ "$1" = reclaim ] && echo "$ROOT/fuzz/reclaim_codec.c" ); do
+		   $( [ "$1" = reclaim ] && echo "$ROOT/fuzz/reclaim_codec.c $ROOT/fuzz/reclaim_trace.c" ); do
 		obj=$dir/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
 		# shellcheck disable=SC2086
 		$CC $CFLAGS -std=gnu11 $warn $fdefs $urcu_cflags -I"$ROOT/src" -I"$ROOT/fuzz" \
@@ -65,11 +65,13 @@ targets=$(cat "$ROOT"/fuzz/CMakeLists.txt "$ROOT"/fuzz/*.cmake |
 	sed -n 's/^[[:space:]]*mlf_fuzz_target(\([a-z_0-9]*\).*/\1/p' | sort -u)
 for t in $targets; do
 	echo "oss_fuzz_build: $t"
-	flavour=default
+	flavour=default tdefs=
 	[ "$t" = reclaim ] && flavour=reclaim
+	# the trace parser fuzzes the reclaim trace's parser too
+	[ "$t" = trace_parser ] && flavour=reclaim tdefs=-DMLF_TRACE_RECLAIM
 	[ -f "$WORK/mlf-obj-$flavour/libmlf.a" ] || build_archive $flavour
 	# shellcheck disable=SC2086,SC2046
-	$CC $CFLAGS -std=gnu11 $warn $(flavour_defs $flavour) $urcu_cflags -I"$ROOT/src" \
+	$CC $CFLAGS -std=gnu11 $warn $(flavour_defs $flavour) $tdefs $urcu_cflags -I"$ROOT/src" \
 		-I"$ROOT/fuzz" -c "$ROOT/fuzz/$t.c" -o "$WORK/target_$t.o"
 	# shellcheck disable=SC2086
 	$LINKER $CFLAGS "$WORK/target_$t.o" "$WORK/mlf-obj-$flavour/libmlf.a" \

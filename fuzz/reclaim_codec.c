@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The reclaim target's byte codec and trace printer (reclaim_codec.h). */
+/*
+ * The reclaim target's byte codec and per-op printer (reclaim_codec.h).
+ * Decode and encode must stay each other's mirror; ctest
+ * trace/selftest/reclaim and trace/roundtrip/reclaim hold them to it.
+ */
 #include "reclaim_codec.h"
 
 #include <string.h>
@@ -17,7 +21,7 @@ static uint8_t next(struct reader *r)
 	return *r->p++;
 }
 
-static const u8 swappiness_values[] = { 0, 1, 60, 100, 200 };
+const u8 mlf_reclaim_swappiness_values[] = { 0, 1, 60, 100, 200 };
 
 size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 			  struct mlf_reclaim_header *h,
@@ -27,7 +31,7 @@ size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 	size_t n = 0;
 	int i;
 
-	h->nr_nodes = 1 + next(&r) % 2;
+	h->nr_nodes = 1 + next(&r) % MLF_RECLAIM_MAX_NODES;
 	h->pool_size = 1 + next(&r) % MLF_RECLAIM_MAX_POOL;
 	while (r.left && n < max_ops) {
 		struct mlf_reclaim_op *op = &ops[n++];
@@ -74,8 +78,8 @@ size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 			break;
 		case RECLAIM_OP_SWAPPINESS:
 			op->memcg = next(&r) % h->pool_size;
-			op->swappiness = swappiness_values[next(&r) %
-							   ARRAY_SIZE(swappiness_values)];
+			op->swappiness = mlf_reclaim_swappiness_values
+				[next(&r) % MLF_RECLAIM_NR_SWAPPINESS];
 			break;
 		case RECLAIM_OP_RECLAIM:
 			op->node = next(&r) % h->nr_nodes;
@@ -108,6 +112,119 @@ size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 	return n;
 }
 
+size_t mlf_reclaim_encode_header(const struct mlf_reclaim_header *h,
+				 uint8_t *out)
+{
+	out[0] = h->nr_nodes - 1;
+	out[1] = h->pool_size - 1;
+	return MLF_RECLAIM_HEADER_BYTES;
+}
+
+static u8 swappiness_index(u8 swappiness)
+{
+	u8 i;
+
+	for (i = 0; i < MLF_RECLAIM_NR_SWAPPINESS; i++)
+		if (mlf_reclaim_swappiness_values[i] == swappiness)
+			return i;
+	return 0;
+}
+
+size_t mlf_reclaim_encode_op(const struct mlf_reclaim_op *op, uint8_t *out)
+{
+	size_t n = 0;
+	int i;
+
+	out[n++] = op->kind;
+	switch (op->kind) {
+	case RECLAIM_OP_ONLINE:
+		out[n++] = op->memcg;
+		out[n++] = op->draws[0];
+		break;
+	case RECLAIM_OP_OFFLINE:
+	case RECLAIM_OP_RELEASE:
+	case RECLAIM_OP_WBDONE:
+		out[n++] = op->memcg;
+		break;
+	case RECLAIM_OP_ADD:
+	case RECLAIM_OP_REFAULT:
+		out[n++] = op->memcg;
+		out[n++] = op->node;
+		out[n++] = (op->type & 1) | (op->zone & 1) << 1 |
+			   (op->dirty & 1) << 2 | (op->writeback & 1) << 3 |
+			   (op->referenced & 1) << 4;
+		out[n++] = op->count - 1;
+		break;
+	case RECLAIM_OP_TOUCH:
+		out[n++] = op->folio & 0xff;
+		out[n++] = op->folio >> 8;
+		break;
+	case RECLAIM_OP_AGE:
+		out[n++] = op->memcg;
+		out[n++] = op->node;
+		break;
+	case RECLAIM_OP_PROTECT:
+		out[n++] = op->memcg;
+		out[n++] = op->min;
+		out[n++] = op->low;
+		break;
+	case RECLAIM_OP_SWAPPINESS:
+		out[n++] = op->memcg;
+		out[n++] = swappiness_index(op->swappiness);
+		break;
+	case RECLAIM_OP_RECLAIM:
+		out[n++] = op->node;
+		out[n++] = op->target;
+		out[n++] = op->priority;
+		out[n++] = (op->kswapd & 1) | (op->dying & 1) << 1;
+		out[n++] = op->nr_draws;
+		for (i = 0; i < op->nr_draws; i++)
+			out[n++] = op->draws[i];
+		break;
+	case RECLAIM_OP_PARK:
+		out[n++] = op->memcg;
+		out[n++] = op->node;
+		out[n++] = op->kswapd & 1;
+		out[n++] = op->draws[0];
+		break;
+	case RECLAIM_OP_UNPARK:
+		out[n++] = op->slot;
+		break;
+	case RECLAIM_OP_SHADOW:
+		out[n++] = op->memcg;
+		out[n++] = op->node;
+		out[n++] = op->nodes;
+		break;
+	}
+	return n;
+}
+
+size_t mlf_reclaim_encode(const struct mlf_reclaim_header *h,
+			  const struct mlf_reclaim_op *ops, size_t n,
+			  uint8_t *out)
+{
+	size_t len = mlf_reclaim_encode_header(h, out), i;
+
+	for (i = 0; i < n; i++)
+		len += mlf_reclaim_encode_op(&ops[i], out + len);
+	return len;
+}
+
+bool mlf_reclaim_op_equal(const struct mlf_reclaim_op *a,
+			  const struct mlf_reclaim_op *b)
+{
+	return a->kind == b->kind && a->memcg == b->memcg &&
+	       a->node == b->node && a->type == b->type && a->zone == b->zone &&
+	       a->dirty == b->dirty && a->writeback == b->writeback &&
+	       a->referenced == b->referenced && a->count == b->count &&
+	       a->folio == b->folio && a->min == b->min && a->low == b->low &&
+	       a->swappiness == b->swappiness && a->target == b->target &&
+	       a->priority == b->priority && a->kswapd == b->kswapd &&
+	       a->dying == b->dying && a->slot == b->slot &&
+	       a->nodes == b->nodes && a->nr_draws == b->nr_draws &&
+	       !memcmp(a->draws, b->draws, a->nr_draws);
+}
+
 void mlf_reclaim_print_header(FILE *out, const struct mlf_reclaim_header *h)
 {
 	fprintf(out, "nodes %d pool %d\n", h->nr_nodes, h->pool_size);
@@ -122,7 +239,10 @@ void mlf_reclaim_print_op(FILE *out, const struct mlf_reclaim_op *op)
 	fprintf(out, "%s", mlf_reclaim_op_name(op->kind));
 	switch (op->kind) {
 	case RECLAIM_OP_ONLINE:
-		fprintf(out, " m%d bin=%d", op->memcg, op->draws[0] % MEMCG_NR_BINS);
+		/* the bin the draw picks; a draw of 8 or more stays raw */
+		fprintf(out, " m%d %s=%d", op->memcg,
+			op->draws[0] < MEMCG_NR_BINS ? "bin" : "draw",
+			op->draws[0]);
 		break;
 	case RECLAIM_OP_OFFLINE:
 	case RECLAIM_OP_RELEASE:

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The byte codec of the reclaim target, and its trace printer. Every byte
- * string decodes: bytes that run out read as zero, sizes are clamped.
+ * The byte codec of the reclaim target, and its per-op trace printer (the
+ * whole trace and its parser: reclaim_trace.h). Every byte string decodes:
+ * bytes that run out read as zero, values wrap into range. The encoder
+ * writes the canonical bytes of decoded (or parsed) ops back, so that
+ * decode(encode(ops)) == ops.
  *
  *   header: nodes-1 (mod 2), pool-1 (mod 16)
  *   op:     kind (mod RECLAIM_OP_NR), then its operands:
@@ -17,6 +20,7 @@
 #ifndef _MLF_FUZZ_RECLAIM_CODEC_H
 #define _MLF_FUZZ_RECLAIM_CODEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +28,13 @@
 #include "harness/reclaim_world.h"
 
 #define MLF_RECLAIM_MAX_OPS 4096
+#define MLF_RECLAIM_HEADER_BYTES 2
+/* reclaim: kind node target prio flags ndraws, then the draws */
+#define MLF_RECLAIM_MAX_OP_BYTES (6 + MLF_RECLAIM_MAX_DRAWS)
+#define MLF_RECLAIM_MAX_NODES 2
+/* the values a swappiness op can set (its byte indexes them, wrapping) */
+#define MLF_RECLAIM_NR_SWAPPINESS 5
+extern const u8 mlf_reclaim_swappiness_values[MLF_RECLAIM_NR_SWAPPINESS];
 
 struct mlf_reclaim_header {
 	int nr_nodes;
@@ -33,7 +44,22 @@ struct mlf_reclaim_header {
 size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 			  struct mlf_reclaim_header *h,
 			  struct mlf_reclaim_op *ops, size_t max_ops);
-/* one line per op, as `mlf trace` shows them */
+/*
+ * Canonical bytes of ops in range (as decode and the trace parser produce
+ * them); return how many were written. @out holds at least
+ * MLF_RECLAIM_HEADER_BYTES + n * MLF_RECLAIM_MAX_OP_BYTES bytes.
+ */
+size_t mlf_reclaim_encode_header(const struct mlf_reclaim_header *h,
+				 uint8_t *out);
+size_t mlf_reclaim_encode_op(const struct mlf_reclaim_op *op, uint8_t *out);
+size_t mlf_reclaim_encode(const struct mlf_reclaim_header *h,
+			  const struct mlf_reclaim_op *ops, size_t n,
+			  uint8_t *out);
+/* Field-wise equality of two ops (draws up to nr_draws; no padding). */
+bool mlf_reclaim_op_equal(const struct mlf_reclaim_op *a,
+			  const struct mlf_reclaim_op *b);
+
+/* one line per op, as `mlf trace` shows them (format: fuzz/README.md) */
 void mlf_reclaim_print_header(FILE *out, const struct mlf_reclaim_header *h);
 void mlf_reclaim_print_op(FILE *out, const struct mlf_reclaim_op *op);
 

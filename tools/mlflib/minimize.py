@@ -5,8 +5,9 @@ Two passes, each keeping the failure's signature (the check name and the
 kind of the failing op, or the sanitizer report kind and top frame):
   1. byte level: libFuzzer's -minimize_crash (fuzz preset), kept only if the
      signature survives;
-  2. op level (memcg_lru traces): delta debugging over the trace's op lines,
-     then the smallest pool that still fails.
+  2. op level (memcg_lru and reclaim traces): delta debugging over the
+     trace's op lines, memcgs renumbered, then the smallest pool and the
+     fewest nodes that still fail.
 Writes FILE.min and FILE.min.trace next to the input; --save NAME files the
 result under corpus/regressions/NAME/ (with an EXPECT file naming the check)
 so that ctest replays it.
@@ -21,6 +22,8 @@ from . import common
 from . import fuzz
 
 REGRESSIONS = os.path.join(common.ROOT, "corpus", "regressions")
+# the targets with a trace, and its magic first line (mlf-trace --target)
+TRACE_MAGIC = {"memcg_lru": "# mlf trace v1", "reclaim": "# mlf reclaim trace v1"}
 
 MLF_FAILURE = re.compile(r"^MLF FAILURE: check=(\S+)(?: op=(\d+))?", re.M)
 MARKED_OP = re.compile(r"^> (\S+)", re.M)
@@ -63,6 +66,7 @@ class Replayer:
     """Runs one input through <target>_replay of a variant/bug build."""
 
     def __init__(self, target, variant, bug, preset="dev"):
+        self.target = target
         self.build = fuzz.ensure_built_quiet(preset, variant, bug,
                                              targets=[target + "_replay", "mlf-trace"])
         self.driver = fuzz.binary(self.build, target + "_replay")
@@ -80,18 +84,22 @@ class Replayer:
         return signature(proc.stderr), proc.stderr
 
     def decode(self, path):
-        proc = subprocess.run([self.trace_tool, "decode", path], capture_output=True,
-                              text=True, check=True)
+        proc = subprocess.run([self.trace_tool, "decode", "--target", self.target, path],
+                              capture_output=True, text=True, check=True)
         return proc.stdout
 
     def encode(self, text, out):
+        """text without its magic line gets it (the target's trace)."""
+        magic = TRACE_MAGIC[self.target]
+        if not text.startswith(magic + "\n"):
+            text = magic + "\n" + text
         with tempfile.NamedTemporaryFile("w", suffix=".trace", delete=False) as f:
             f.write(text)
         try:
             if os.path.exists(out):
                 os.remove(out)
-            subprocess.run([self.trace_tool, "encode", f.name, "-o", out],
-                           capture_output=True, check=True)
+            subprocess.run([self.trace_tool, "encode", "--target", self.target, f.name,
+                            "-o", out], capture_output=True, check=True)
         finally:
             os.remove(f.name)
 
@@ -144,7 +152,7 @@ def ddmin(items, fails):
 
 
 def op_minimize(rep, path, sig, work):
-    """Delta debugging over a memcg_lru trace; returns (trace text, bytes path)."""
+    """Delta debugging over a trace (rep.target's); returns (trace text, bytes path)."""
     text = rep.decode(path)
     header, ops = split_trace(text)
     if not header:
@@ -183,7 +191,7 @@ def op_minimize(rep, path, sig, work):
                 nodes = k
                 break
         header = ["nodes %d pool %d" % (nodes, pool)]
-    final = "# mlf trace v1\n" + "\n".join(header + ops) + "\n"
+    final = TRACE_MAGIC[rep.target] + "\n" + "\n".join(header + ops) + "\n"
     out = os.path.join(work, "ops.min")
     rep.encode(final, out)
     if rep.run(out)[0] != sig:
@@ -202,7 +210,7 @@ def minimize(path, target, variant=None, bug=None, runs=20000):
     if best != path and rep.run(best)[0] != sig:
         best = path
     trace = None
-    if target == "memcg_lru":
+    if target in TRACE_MAGIC:
         trace, best = op_minimize(rep, best, sig, work)
     return sig, best, trace, work
 

@@ -5,6 +5,10 @@
   tools/mlf trace encode FILE.trace -o OUT  write its bytes (never over OUT
                                             unless --force)
   tools/mlf trace roundtrip PATH...         check decode/encode are inverse
+
+--target memcg_lru|reclaim says whose inputs they are; by default it is
+guessed from the path (corpus/<target>/, a TARGET file beside the input),
+else memcg_lru. encode also tells a trace's target by its first line.
 """
 import os
 import sys
@@ -18,7 +22,30 @@ def tool():
     return fuzz.binary(build, "mlf-trace")
 
 
+# the targets whose inputs have a trace (mlf-trace --target)
+TRACE_TARGETS = ("memcg_lru", "reclaim")
+
+
+def target_of(args):
+    """--target, else the target guessed from the first path, else None."""
+    from . import replay
+    target = args.target
+    if not target:
+        target = replay.guess_target(args.files[0])
+        if target not in TRACE_TARGETS and args.action == "encode":
+            target = None   # a trace says what it is on its first line
+        elif target and target not in TRACE_TARGETS:
+            raise common.MlfError("%s looks like a %s input (by its path), which has no "
+                                  "trace; say --target to read it as another target's"
+                                  % (args.files[0], target))
+    if target and target not in TRACE_TARGETS:
+        raise common.MlfError("no trace for target %r (have: %s)"
+                              % (target, ", ".join(TRACE_TARGETS)))
+    return target
+
+
 def run(args, extra):
+    target = target_of(args)
     if args.action == "encode":
         if len(args.files) != 1 or not args.output:
             raise common.MlfError("usage: tools/mlf trace encode FILE.trace -o OUT [--force]")
@@ -27,10 +54,13 @@ def run(args, extra):
         cmd = [tool(), "encode", args.files[0], "-o", args.output]
         if args.force:
             cmd.append("--force")
+        # without a target the trace's first line tells
+        if target:
+            cmd += ["--target", target]
     else:
         if args.output or args.force:
             raise common.MlfError("-o and --force are for encode")
-        cmd = [tool(), args.action] + args.files
+        cmd = [tool(), args.action, "--target", target or "memcg_lru"] + args.files
     sys.stdout.flush()
     # the tool's own one-line errors are the message; no second one
     return common.run(cmd, check=False).returncode
@@ -40,9 +70,13 @@ def register(subparsers):
     p = subparsers.add_parser(
         "trace", help="decode inputs to traces, encode traces to inputs",
         description="decode FILE...: print traces; encode FILE.trace -o OUT [--force]: "
-                    "write bytes; roundtrip PATH...: check the codec on inputs.")
+                    "write bytes; roundtrip PATH...: check the codec on inputs. "
+                    "--target memcg_lru|reclaim (default: guessed from the path).")
     p.add_argument("action", choices=["decode", "encode", "roundtrip"])
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-o", "--output", help="encode: the bytes file to write")
     p.add_argument("--force", action="store_true", help="encode: overwrite OUT")
+    p.add_argument("--target", help="memcg_lru or reclaim (default: guessed from the path "
+                                    "of the first FILE, else memcg_lru; encode: else the "
+                                    "trace's first line)")
     p.set_defaults(func=run)
