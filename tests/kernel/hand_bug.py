@@ -89,8 +89,10 @@ def via_cmake(args, tree):
 
 
 def via_mlf(args, tree):
+    # crashes=N counts only this run's new crash files
+    camp = os.path.join(args.work, "campaign")
     cmd = [os.path.join(ROOT, "tools", "mlf"), "kernel", "--tree", tree, "fuzz",
-           "--target", "memcg_lru", "--time", str(args.mlf_fuzz)]
+           "--target", "memcg_lru", "--time", str(args.mlf_fuzz), "--dir", camp]
     proc = run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stdout.write(proc.stdout[-3000:])
     if proc.returncode != 1 or not re.search(r"crashes=[1-9]", proc.stdout):

@@ -90,9 +90,12 @@ def ensure_kernel_built(tree, preset, sanitize=None, targets=None):
 
 
 def fuzz_one(target, build, args, extra, tree):
-    """A libFuzzer campaign on the tree's build, in out/kernel[-<hash>]/<target>/."""
+    """A libFuzzer campaign on the tree's build, in out/kernel[-<hash>]/<target>/
+    (or DIR/<target>/ with --dir)."""
     binary, seeds = TARGETS[target]
-    out = os.path.join(fuzz.OUT_DIR, "kernel" + tree_suffix(tree), target)
+    top = os.path.abspath(args.dir) if args.dir else \
+        os.path.join(fuzz.OUT_DIR, "kernel" + tree_suffix(tree))
+    out = os.path.join(top, target)
     work, crashes = os.path.join(out, "corpus"), os.path.join(out, "crashes")
     fuzz.seed_working_corpus(seeds, work)
     os.makedirs(crashes, exist_ok=True)
@@ -178,13 +181,16 @@ def register(subparsers):
 
     f = sub.add_parser("fuzz", help="libFuzzer campaigns on the tree's code",
                        description="Fuzz the tree's code (default: memcg_lru, then kernel_diff) "
-                                   "from a copy of the target's corpus in out/kernel/<target>/; "
+                                   "from a copy of the target's corpus in out/kernel/<target>/ (or --dir); "
                                    "unknown flags go to libFuzzer.")
     f.add_argument("--target", choices=sorted(TARGETS))
     f.add_argument("--time", type=int, default=60, help="seconds per target (default 60)")
     f.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes")
     f.add_argument("--tsan", action="store_true",
                    help="build with ThreadSanitizer instead of ASan (for concurrent)")
+    f.add_argument("--dir", help="campaign directory: corpus and crashes in DIR/<target>/ "
+                                 "(default out/kernel[-<hash of the tree>]/); a second run "
+                                 "goes on from its corpus, and keeps every crash file")
     f.set_defaults(kernel_func=run_fuzz)
 
     r = sub.add_parser("replay", help="replay inputs on the tree's code")
