@@ -17,7 +17,7 @@
  * a directory's target from its TARGET file. Errors are one line and a
  * non-zero exit; an existing OUT is never overwritten without --force.
  */
-#define _GNU_SOURCE	/* asprintf, open_memstream */
+#define _GNU_SOURCE /* asprintf, open_memstream */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -35,10 +35,6 @@
 #include "reclaim_trace.h"
 #endif
 
-#define MAX_BYTES (MLF_FUZZ_HEADER_BYTES + MLF_FUZZ_MAX_OPS * MLF_FUZZ_MAX_OP_BYTES)
-
-static struct mlf_op ops[MLF_FUZZ_MAX_OPS], again[MLF_FUZZ_MAX_OPS];
-static u8 bytes[MAX_BYTES];
 static unsigned long nr_checked, nr_twins, nr_skipped;
 
 /* the targets with a trace; T_NONE: a TARGET file names one without */
@@ -47,16 +43,154 @@ enum target { T_MEMCG_LRU, T_RECLAIM, T_NONE };
 static const char *const target_names[] = { "memcg_lru", "reclaim" };
 
 #ifdef MLF_TRACE_RECLAIM
-#define RECLAIM_MAX_BYTES           \
-	(MLF_RECLAIM_HEADER_BYTES + \
-	 MLF_RECLAIM_MAX_OPS * MLF_RECLAIM_MAX_OP_BYTES)
 #define NR_TARGETS 2
-static struct mlf_reclaim_op rops[MLF_RECLAIM_MAX_OPS],
-	ragain[MLF_RECLAIM_MAX_OPS];
-static u8 rbytes[RECLAIM_MAX_BYTES];
 #else
 #define NR_TARGETS 1
 #endif
+
+/*
+ * Either target's header. Both are { nr_nodes, pool_size }: same() reads
+ * them through .lru whatever the target (a common initial sequence).
+ */
+union header {
+	struct mlf_header lru;
+#ifdef MLF_TRACE_RECLAIM
+	struct mlf_reclaim_header reclaim;
+#endif
+};
+#ifdef MLF_TRACE_RECLAIM
+_Static_assert(sizeof(struct mlf_reclaim_header) == sizeof(struct mlf_header),
+	       "same() compares only nr_nodes and pool_size");
+#endif
+
+/*
+ * A target's codec and trace, for the commands that treat both targets
+ * alike. Its functions take its own op type behind the void pointers.
+ */
+struct codec {
+	void *ops, *again; /* an input's ops, and what a round trip makes */
+	u8 *bytes; /* room to encode all of ops */
+	/* how to make a seed's .trace twin again */
+	const char *regenerate;
+	size_t (*decode)(const u8 *data, size_t size, union header *h,
+			 void *ops);
+	void (*print)(FILE *out, const union header *h, const void *ops,
+		      size_t n);
+	long (*parse)(const char *text, size_t len, union header *h, void *ops,
+		      struct mlf_trace_error *err);
+	size_t (*encode)(const union header *h, const void *ops, size_t n,
+			 u8 *out);
+	/* ops[i] of @a and @b are equal */
+	bool (*op_equal)(const void *a, const void *b, size_t i);
+};
+
+/* ---- memcg_lru ---- */
+
+#define MAX_BYTES \
+	(MLF_FUZZ_HEADER_BYTES + MLF_FUZZ_MAX_OPS * MLF_FUZZ_MAX_OP_BYTES)
+
+static struct mlf_op ops[MLF_FUZZ_MAX_OPS], again[MLF_FUZZ_MAX_OPS];
+static u8 bytes[MAX_BYTES];
+
+static size_t lru_decode(const u8 *data, size_t size, union header *h, void *o)
+{
+	return mlf_decode(data, size, &h->lru, o, MLF_FUZZ_MAX_OPS);
+}
+
+static void lru_print(FILE *out, const union header *h, const void *o, size_t n)
+{
+	mlf_trace_print(out, &h->lru, o, n);
+}
+
+static long lru_parse(const char *text, size_t len, union header *h, void *o,
+		      struct mlf_trace_error *err)
+{
+	return mlf_trace_parse(text, len, &h->lru, o, MLF_FUZZ_MAX_OPS, err);
+}
+
+static size_t lru_encode(const union header *h, const void *o, size_t n,
+			 u8 *out)
+{
+	const struct mlf_op *op = o;
+	size_t len = mlf_encode_header(&h->lru, out), i;
+
+	for (i = 0; i < n; i++)
+		len += mlf_encode_op(&h->lru, &op[i], out + len);
+	return len;
+}
+
+static bool lru_op_equal(const void *a, const void *b, size_t i)
+{
+	return mlf_op_equal((const struct mlf_op *)a + i,
+			    (const struct mlf_op *)b + i);
+}
+
+/* ---- reclaim ---- */
+
+#ifdef MLF_TRACE_RECLAIM
+#define RECLAIM_MAX_BYTES           \
+	(MLF_RECLAIM_HEADER_BYTES + \
+	 MLF_RECLAIM_MAX_OPS * MLF_RECLAIM_MAX_OP_BYTES)
+static struct mlf_reclaim_op rops[MLF_RECLAIM_MAX_OPS],
+	ragain[MLF_RECLAIM_MAX_OPS];
+static u8 rbytes[RECLAIM_MAX_BYTES];
+
+static size_t reclaim_decode(const u8 *data, size_t size, union header *h,
+			     void *o)
+{
+	return mlf_reclaim_decode(data, size, &h->reclaim, o,
+				  MLF_RECLAIM_MAX_OPS);
+}
+
+static void reclaim_print(FILE *out, const union header *h, const void *o,
+			  size_t n)
+{
+	mlf_reclaim_trace_print(out, &h->reclaim, o, n);
+}
+
+static long reclaim_parse(const char *text, size_t len, union header *h,
+			  void *o, struct mlf_trace_error *err)
+{
+	return mlf_reclaim_trace_parse(text, len, &h->reclaim, o,
+				       MLF_RECLAIM_MAX_OPS, err);
+}
+
+static size_t reclaim_encode(const union header *h, const void *o, size_t n,
+			     u8 *out)
+{
+	return mlf_reclaim_encode(&h->reclaim, o, n, out);
+}
+
+static bool reclaim_op_equal(const void *a, const void *b, size_t i)
+{
+	return mlf_reclaim_op_equal((const struct mlf_reclaim_op *)a + i,
+				    (const struct mlf_reclaim_op *)b + i);
+}
+#endif
+
+static const struct codec codecs[NR_TARGETS] = {
+	[T_MEMCG_LRU] = { .ops = ops,
+			  .again = again,
+			  .bytes = bytes,
+			  .regenerate = "regenerate with tools/mlf corpus",
+			  .decode = lru_decode,
+			  .print = lru_print,
+			  .parse = lru_parse,
+			  .encode = lru_encode,
+			  .op_equal = lru_op_equal },
+#ifdef MLF_TRACE_RECLAIM
+	[T_RECLAIM] = { .ops = rops,
+			.again = ragain,
+			.bytes = rbytes,
+			.regenerate =
+				"regenerate with fuzz/reclaim_seeds.py, or mlf-trace encode the twin",
+			.decode = reclaim_decode,
+			.print = reclaim_print,
+			.parse = reclaim_parse,
+			.encode = reclaim_encode,
+			.op_equal = reclaim_op_equal },
+#endif
+};
 
 __attribute__((format(printf, 1, 2))) static int error(const char *fmt, ...)
 {
@@ -143,26 +277,18 @@ static int read_file(const char *path, char **data, size_t *size)
 	return 0;
 }
 
-static size_t encode_all(const struct mlf_header *h, const struct mlf_op *o,
-			 size_t n, u8 *out)
-{
-	size_t len = mlf_encode_header(h, out), i;
-
-	for (i = 0; i < n; i++)
-		len += mlf_encode_op(h, &o[i], out + len);
-	return len;
-}
-
 static int cmd_decode(int argc, char **argv)
 {
+	const struct codec *c;
 	enum target target;
-	struct mlf_header h;
+	union header h;
 	int i, bad = 0;
 
 	if (take_target(&argc, argv, &target, NULL))
 		return 1;
 	if (!argc)
 		return error("usage: mlf-trace decode [--target T] FILE...");
+	c = &codecs[target];
 	for (i = 0; i < argc; i++) {
 		char *data;
 		size_t size, n;
@@ -173,20 +299,9 @@ static int cmd_decode(int argc, char **argv)
 		}
 		if (argc > 1)
 			printf("%s# %s\n", i ? "\n" : "", argv[i]);
-#ifdef MLF_TRACE_RECLAIM
-		if (target == T_RECLAIM) {
-			struct mlf_reclaim_header rh;
-
-			n = mlf_reclaim_decode((u8 *)data, size, &rh, rops,
-					       MLF_RECLAIM_MAX_OPS);
-			free(data);
-			mlf_reclaim_trace_print(stdout, &rh, rops, n);
-			continue;
-		}
-#endif
-		n = mlf_decode((u8 *)data, size, &h, ops, MLF_FUZZ_MAX_OPS);
+		n = c->decode((u8 *)data, size, &h, c->ops);
 		free(data);
-		mlf_trace_print(stdout, &h, ops, n);
+		c->print(stdout, &h, c->ops, n);
 	}
 	return bad;
 }
@@ -199,7 +314,9 @@ static int parse_error(const char *path, const struct mlf_trace_error *err)
 	return error("%s: %s", path, err->what);
 }
 
-static int parse_file(const char *path, struct mlf_header *h, long *n)
+/* the trace at @path into c->ops */
+static int parse_file(const struct codec *c, const char *path, union header *h,
+		      long *n)
 {
 	struct mlf_trace_error err;
 	size_t size;
@@ -207,38 +324,12 @@ static int parse_file(const char *path, struct mlf_header *h, long *n)
 
 	if (read_file(path, &text, &size))
 		return 1;
-	*n = mlf_trace_parse(text, size, h, ops, MLF_FUZZ_MAX_OPS, &err);
+	*n = c->parse(text, size, h, c->ops, &err);
 	free(text);
 	if (*n < 0)
 		return parse_error(path, &err);
 	return 0;
 }
-
-#ifdef MLF_TRACE_RECLAIM
-/* a reclaim trace into rops; it must start with its magic line */
-static int parse_reclaim_file(const char *path, struct mlf_reclaim_header *h,
-			      long *n)
-{
-	struct mlf_trace_error err;
-	size_t size;
-	char *text;
-
-	if (read_file(path, &text, &size))
-		return 1;
-	if (!mlf_reclaim_trace_is(text, size)) {
-		free(text);
-		return error(
-			"%s: not a reclaim trace (its first line is not '%s')",
-			path, MLF_RECLAIM_TRACE_MAGIC);
-	}
-	*n = mlf_reclaim_trace_parse(text, size, h, rops, MLF_RECLAIM_MAX_OPS,
-				     &err);
-	free(text);
-	if (*n < 0)
-		return parse_error(path, &err);
-	return 0;
-}
-#endif
 
 /* The target of the trace at @path by its magic line; T_NONE if unreadable. */
 static enum target trace_target(const char *path)
@@ -295,7 +386,8 @@ static int cmd_encode(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
 	enum target want, target;
-	struct mlf_header h;
+	const struct codec *c;
+	union header h;
 	bool force = false, given;
 	size_t len;
 	long n;
@@ -324,34 +416,29 @@ static int cmd_encode(int argc, char **argv)
 		return error(
 			"%s is a %s trace (by its first line), not a %s one",
 			in, target_names[target], target_names[want]);
-#ifdef MLF_TRACE_RECLAIM
-	if (target == T_RECLAIM) {
-		struct mlf_reclaim_header rh;
-
-		if (parse_reclaim_file(in, &rh, &n))
-			return 1;
-		len = mlf_reclaim_encode(&rh, rops, n, rbytes);
-		return write_file(out, rbytes, len, force);
-	}
-#endif
-	if (parse_file(in, &h, &n))
+	c = &codecs[target];
+	if (parse_file(c, in, &h, &n))
 		return 1;
-	len = encode_all(&h, ops, n, bytes);
-	return write_file(out, bytes, len, force);
+	len = c->encode(&h, c->ops, n, c->bytes);
+	return write_file(out, c->bytes, len, force);
 }
 
-static bool same(const struct mlf_header *h1, const struct mlf_op *a, size_t na,
-		 const struct mlf_header *h2, const struct mlf_op *b, size_t nb,
-		 size_t *where)
+/*
+ * Whether c->ops (@na of them, under @h1) and c->again (@nb, under @h2) are
+ * the same; *@where: the first op that is not.
+ */
+static bool same(const struct codec *c, const union header *h1, size_t na,
+		 const union header *h2, size_t nb, size_t *where)
 {
 	size_t i;
 
 	*where = 0;
-	if (h1->nr_nodes != h2->nr_nodes || h1->pool_size != h2->pool_size)
+	if (h1->lru.nr_nodes != h2->lru.nr_nodes ||
+	    h1->lru.pool_size != h2->lru.pool_size)
 		return false;
 	for (i = 0; i < na && i < nb; i++) {
 		*where = i;
-		if (!mlf_op_equal(&a[i], &b[i]))
+		if (!c->op_equal(c->ops, c->again, i))
 			return false;
 	}
 	*where = i;
@@ -359,141 +446,49 @@ static bool same(const struct mlf_header *h1, const struct mlf_op *a, size_t na,
 }
 
 /* decode -> print -> parse -> encode -> decode; report the first change */
-static int roundtrip_bytes(const char *name, const u8 *data, size_t size)
+static int roundtrip_bytes(const struct codec *c, const char *name,
+			   const u8 *data, size_t size)
 {
 	struct mlf_trace_error err;
-	struct mlf_header h, h2;
+	union header h, h2;
 	char *text = NULL;
 	size_t len = 0, n, where;
 	FILE *out;
 	long n2;
 
-	n = mlf_decode(data, size, &h, ops, MLF_FUZZ_MAX_OPS);
+	n = c->decode(data, size, &h, c->ops);
 	out = open_memstream(&text, &len);
 	if (!out)
 		return error("out of memory");
-	mlf_trace_print(out, &h, ops, n);
+	c->print(out, &h, c->ops, n);
 	fclose(out);
-	n2 = mlf_trace_parse(text, len, &h2, again, MLF_FUZZ_MAX_OPS, &err);
+	n2 = c->parse(text, len, &h2, c->again, &err);
 	free(text);
 	if (n2 < 0)
 		return error("%s: its trace does not parse back: %s", name,
 			     err.msg);
-	if (!same(&h, ops, n, &h2, again, n2, &where))
+	if (!same(c, &h, n, &h2, n2, &where))
 		return error("%s: print -> parse changes op %zu", name, where);
 
-	len = encode_all(&h, ops, n, bytes);
-	n2 = mlf_decode(bytes, len, &h2, again, MLF_FUZZ_MAX_OPS);
-	if (!same(&h, ops, n, &h2, again, n2, &where))
-		return error("%s: encode -> decode changes op %zu", name, where);
-	nr_checked++;
-	return 0;
-}
-
-/* a seed's .trace twin must encode to exactly its bytes */
-static int roundtrip_twin(const char *path, const char *data, size_t size)
-{
-	char *twin;
-	struct mlf_header h;
-	struct stat st;
-	size_t len;
-	long n;
-	int bad;
-
-	if (asprintf(&twin, "%s.trace", path) < 0)
-		return error("out of memory");
-	if (stat(twin, &st)) {
-		free(twin);
-		return 0;
-	}
-	switch (trace_target(twin)) {
-	case T_MEMCG_LRU:
-		break;
-	case T_RECLAIM:
-		error("%s is a reclaim trace, but %s is read as a memcg_lru input (say --target reclaim, or put a TARGET file beside it)",
-		      twin, path);
-		/* fall through */
-	default:
-		free(twin);
-		return 1;
-	}
-	bad = parse_file(twin, &h, &n);
-	if (!bad) {
-		len = encode_all(&h, ops, n, bytes);
-		if (len != size || memcmp(bytes, data, len))
-			bad = error(
-				"%s does not encode to the bytes of %s (regenerate with tools/mlf corpus)",
-				twin, path);
-		else
-			nr_twins++;
-	}
-	free(twin);
-	return bad;
-}
-
-#ifdef MLF_TRACE_RECLAIM
-static bool reclaim_same(const struct mlf_reclaim_header *h1,
-			 const struct mlf_reclaim_op *a, size_t na,
-			 const struct mlf_reclaim_header *h2,
-			 const struct mlf_reclaim_op *b, size_t nb,
-			 size_t *where)
-{
-	size_t i;
-
-	*where = 0;
-	if (h1->nr_nodes != h2->nr_nodes || h1->pool_size != h2->pool_size)
-		return false;
-	for (i = 0; i < na && i < nb; i++) {
-		*where = i;
-		if (!mlf_reclaim_op_equal(&a[i], &b[i]))
-			return false;
-	}
-	*where = i;
-	return na == nb;
-}
-
-/* the same for a reclaim input */
-static int roundtrip_reclaim_bytes(const char *name, const u8 *data,
-				   size_t size)
-{
-	struct mlf_reclaim_header h, h2;
-	struct mlf_trace_error err;
-	char *text = NULL;
-	size_t len = 0, n, where;
-	FILE *out;
-	long n2;
-
-	n = mlf_reclaim_decode(data, size, &h, rops, MLF_RECLAIM_MAX_OPS);
-	out = open_memstream(&text, &len);
-	if (!out)
-		return error("out of memory");
-	mlf_reclaim_trace_print(out, &h, rops, n);
-	fclose(out);
-	n2 = mlf_reclaim_trace_parse(text, len, &h2, ragain,
-				     MLF_RECLAIM_MAX_OPS, &err);
-	free(text);
-	if (n2 < 0)
-		return error("%s: its trace does not parse back: %s", name,
-			     err.msg);
-	if (!reclaim_same(&h, rops, n, &h2, ragain, n2, &where))
-		return error("%s: print -> parse changes op %zu", name, where);
-
-	len = mlf_reclaim_encode(&h, rops, n, rbytes);
-	n2 = mlf_reclaim_decode(rbytes, len, &h2, ragain, MLF_RECLAIM_MAX_OPS);
-	if (!reclaim_same(&h, rops, n, &h2, ragain, n2, &where))
+	len = c->encode(&h, c->ops, n, c->bytes);
+	n2 = c->decode(c->bytes, len, &h2, c->again);
+	if (!same(c, &h, n, &h2, n2, &where))
 		return error("%s: encode -> decode changes op %zu", name,
 			     where);
 	nr_checked++;
 	return 0;
 }
 
-/* A reclaim twin encodes to exactly its input's bytes, as a memcg_lru one. */
-static int roundtrip_reclaim_twin(const char *path, const u8 *data, size_t size)
+/* a seed's .trace twin must be a trace of its target and encode to its bytes */
+static int roundtrip_twin(enum target target, const char *path, const u8 *data,
+			  size_t size)
 {
-	struct mlf_reclaim_header h, h2;
+	const struct codec *c = &codecs[target];
 	size_t len, n2, where = 0;
-	char *twin;
+	enum target twin_target;
+	union header h, h2;
 	struct stat st;
+	char *twin;
 	long n;
 	int bad;
 
@@ -503,24 +498,31 @@ static int roundtrip_reclaim_twin(const char *path, const u8 *data, size_t size)
 		free(twin);
 		return 0;
 	}
-	bad = parse_reclaim_file(twin, &h, &n);
+	twin_target = trace_target(twin);
+	if (twin_target != target) {
+		if (twin_target != T_NONE)
+			error("%s is a %s trace (by its first line), but %s is read as a %s input (choose with --target or a TARGET file beside it)",
+			      twin, target_names[twin_target], path,
+			      target_names[target]);
+		free(twin);
+		return 1;
+	}
+	bad = parse_file(c, twin, &h, &n);
 	if (!bad) {
-		len = mlf_reclaim_encode(&h, rops, n, rbytes);
-		if (len == size && !memcmp(rbytes, data, len)) {
+		len = c->encode(&h, c->ops, n, c->bytes);
+		if (len == size && !memcmp(c->bytes, data, len)) {
 			nr_twins++;
 		} else {
-			n2 = mlf_reclaim_decode(data, size, &h2, ragain,
-						MLF_RECLAIM_MAX_OPS);
-			reclaim_same(&h, rops, n, &h2, ragain, n2, &where);
+			n2 = c->decode(data, size, &h2, c->again);
+			same(c, &h, n, &h2, n2, &where);
 			bad = error(
-				"%s does not encode to the bytes of %s (first op that differs: %zu; regenerate with fuzz/reclaim_seeds.py, or mlf-trace encode the twin)",
-				twin, path, where);
+				"%s does not encode to the bytes of %s (first op that differs: %zu; %s)",
+				twin, path, where, c->regenerate);
 		}
 	}
 	free(twin);
 	return bad;
 }
-#endif
 
 /* the target a directory's TARGET file names, else @target */
 static enum target dir_target(const char *dir, enum target target)
@@ -585,16 +587,8 @@ static int roundtrip_path(const char *path, enum target target)
 	}
 	if (read_file(path, &data, &size))
 		return 1;
-#ifdef MLF_TRACE_RECLAIM
-	if (target == T_RECLAIM) {
-		bad = roundtrip_reclaim_bytes(path, (u8 *)data, size);
-		bad |= roundtrip_reclaim_twin(path, (u8 *)data, size);
-		free(data);
-		return bad;
-	}
-#endif
-	bad = roundtrip_bytes(path, (u8 *)data, size);
-	bad |= roundtrip_twin(path, data, size);
+	bad = roundtrip_bytes(&codecs[target], path, (u8 *)data, size);
+	bad |= roundtrip_twin(target, path, (u8 *)data, size);
 	free(data);
 	return bad;
 }
@@ -660,13 +654,7 @@ static int cmd_selftest(int argc, char **argv)
 			input[j] = x >> 32;
 		}
 		snprintf(name, sizeof(name), "selftest #%lu", i);
-#ifdef MLF_TRACE_RECLAIM
-		if (target == T_RECLAIM) {
-			bad = roundtrip_reclaim_bytes(name, input, len);
-			continue;
-		}
-#endif
-		bad = roundtrip_bytes(name, input, len);
+		bad = roundtrip_bytes(&codecs[target], name, input, len);
 	}
 	printf("selftest: %lu random %sinputs round-trip\n", nr_checked,
 	       target == T_RECLAIM ? "reclaim " : "");

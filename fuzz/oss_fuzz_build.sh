@@ -49,6 +49,7 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 	mkdir -p "$dir"
 	for src in "$ROOT"/src/kernel/*.c "$ROOT"/src/mm/*.c "$ROOT"/src/harness/*.c \
 		   "$ROOT"/src/check/*.c "$ROOT"/fuzz/codec.c "$ROOT"/fuzz/trace.c \
+		   "$ROOT"/fuzz/trace_lex.c \
 		   $( [ "$1" = reclaim ] && echo "$ROOT/fuzz/reclaim_codec.c $ROOT/fuzz/reclaim_trace.c" ); do
 		obj=$dir/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
 		# shellcheck disable=SC2086

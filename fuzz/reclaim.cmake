@@ -11,7 +11,7 @@ endif()
 add_library(mlf_reclaim_codec STATIC reclaim_codec.c reclaim_trace.c)
 target_include_directories(mlf_reclaim_codec PUBLIC ${CMAKE_SOURCE_DIR}/src
                                                     ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(mlf_reclaim_codec PUBLIC ${MLF_RECLAIM_PORT})
+target_link_libraries(mlf_reclaim_codec PUBLIC ${MLF_RECLAIM_PORT} mlf_trace_lex)
 if(MLF_FUZZ)
   foreach(lib mlf_reclaim_codec ${MLF_RECLAIM_PORT})
     target_compile_options(${lib} PRIVATE -fsanitize=fuzzer-no-link)

@@ -9,10 +9,7 @@
  */
 #include "reclaim_trace.h"
 
-#include <stdarg.h>
 #include <string.h>
-
-#define MAX_FIELDS 16
 
 /* ---- printing ---- */
 
@@ -29,89 +26,15 @@ void mlf_reclaim_trace_print(FILE *out, const struct mlf_reclaim_header *h,
 	}
 }
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* @s (@len bytes) is @line once trailing blanks are cut */
-static bool line_is(const char *s, size_t len, const char *line)
-{
-	while (len && is_space(s[len - 1]))
-		len--;
-	return len == strlen(line) && !memcmp(s, line, len);
-}
-
 bool mlf_reclaim_trace_is(const char *text, size_t len)
 {
 	const char *nl = memchr(text, '\n', len);
 
-	return line_is(text, nl ? (size_t)(nl - text) : len,
-		       MLF_RECLAIM_TRACE_MAGIC);
+	return mlf_trace_line_is(text, nl ? (size_t)(nl - text) : len,
+				 MLF_RECLAIM_TRACE_MAGIC);
 }
 
-/* ---- parsing ---- */
-
-struct token {
-	const char *s;
-	size_t len;
-};
-
-struct parser {
-	struct mlf_trace_error *err;
-	int line;
-};
-
-__attribute__((format(printf, 2, 3))) static void fail(struct parser *p,
-						       const char *fmt, ...)
-{
-	va_list ap;
-
-	p->err->line = p->line;
-	va_start(ap, fmt);
-	vsnprintf(p->err->what, sizeof(p->err->what), fmt, ap);
-	va_end(ap);
-	snprintf(p->err->msg, sizeof(p->err->msg), "trace:%d: %s", p->line,
-		 p->err->what);
-}
-
-static bool tok_is(const struct token *t, const char *word)
-{
-	return t->len == strlen(word) && !memcmp(t->s, word, t->len);
-}
-
-/* A token quoted in a message: cut long ones, never print raw control bytes */
-static const char *tok_show(const struct token *t, char *buf, size_t size)
-{
-	size_t i, n = t->len < size - 4 ? t->len : size - 4;
-
-	for (i = 0; i < n; i++)
-		buf[i] = t->s[i] >= 0x20 && t->s[i] < 0x7f ? t->s[i] : '?';
-	if (n < t->len)
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-	buf[n] = '\0';
-	return buf;
-}
-
-/* Decimal, no sign, at most @max. */
-static bool parse_uint(const char *s, size_t len, unsigned long max,
-		       unsigned long *val)
-{
-	unsigned long v = 0;
-	size_t i;
-
-	if (!len)
-		return false;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		v = v * 10 + (s[i] - '0');
-		if (v > max)
-			return false;
-	}
-	*val = v;
-	return true;
-}
+/* ---- parsing (the lexing: trace_lex.c) ---- */
 
 static bool all_digits(const char *s, size_t len)
 {
@@ -121,56 +44,6 @@ static bool all_digits(const char *s, size_t len)
 		if (s[i] < '0' || s[i] > '9')
 			return false;
 	return len > 0;
-}
-
-/* Split one line (comment cut off) into tokens; -1 if there are too many. */
-static int tokenize(const char *s, size_t len, struct token *toks)
-{
-	size_t i = 0;
-	int n = 0;
-
-	while (i < len) {
-		size_t start;
-
-		while (i < len && is_space(s[i]))
-			i++;
-		if (i == len || s[i] == '#')
-			break;
-		if (n == MAX_FIELDS)
-			return -1;
-		start = i;
-		while (i < len && !is_space(s[i]) && s[i] != '#')
-			i++;
-		toks[n].s = s + start;
-		toks[n].len = i - start;
-		n++;
-	}
-	return n;
-}
-
-static bool parse_header(struct parser *p, const struct token *t, int n,
-			 struct mlf_reclaim_header *h)
-{
-	unsigned long nodes, pool;
-
-	if (n != 4 || !tok_is(&t[0], "nodes") || !tok_is(&t[2], "pool")) {
-		fail(p,
-		     "expected the header 'nodes N pool P' before the first op");
-		return false;
-	}
-	if (!parse_uint(t[1].s, t[1].len, 1000000, &nodes) || !nodes ||
-	    nodes > MLF_RECLAIM_MAX_NODES) {
-		fail(p, "nodes must be 1 to %d", MLF_RECLAIM_MAX_NODES);
-		return false;
-	}
-	if (!parse_uint(t[3].s, t[3].len, 1000000, &pool) || !pool ||
-	    pool > MLF_RECLAIM_MAX_POOL) {
-		fail(p, "pool must be 1 to %d", MLF_RECLAIM_MAX_POOL);
-		return false;
-	}
-	h->nr_nodes = nodes;
-	h->pool_size = pool;
-	return true;
 }
 
 /*
@@ -278,7 +151,7 @@ static const struct {
 };
 
 /* Which field a token is; F_NR if none. @key gets the key of key=value. */
-static enum field classify(const struct token *t, struct token *key)
+static enum field classify(const struct mlf_token *t, struct mlf_token *key)
 {
 	const char *eq = memchr(t->s, '=', t->len);
 	int f;
@@ -286,11 +159,11 @@ static enum field classify(const struct token *t, struct token *key)
 	if (eq) {
 		key->s = t->s;
 		key->len = eq - t->s;
-		if (tok_is(key, "bin") || tok_is(key, "draw"))
+		if (mlf_token_is(key, "bin") || mlf_token_is(key, "draw"))
 			return F_DRAWS;
 		for (f = 0; f < F_NR; f++)
 			if (fields[f].style == KEY &&
-			    tok_is(key, fields[f].name))
+			    mlf_token_is(key, fields[f].name))
 				return f;
 		return F_NR;
 	}
@@ -301,101 +174,87 @@ static enum field classify(const struct token *t, struct token *key)
 				return f;
 	if (all_digits(t->s, t->len))
 		return F_SWAPPINESS;
-	if (tok_is(t, "anon") || tok_is(t, "file"))
+	if (mlf_token_is(t, "anon") || mlf_token_is(t, "file"))
 		return F_TYPE;
 	for (f = 0; f < F_NR; f++)
 		if (fields[f].style == WORD && fields[f].name &&
-		    tok_is(t, fields[f].name))
+		    mlf_token_is(t, fields[f].name))
 			return f;
 	return F_NR;
 }
 
-static bool parse_draws(struct parser *p, struct mlf_reclaim_op *op,
-			const struct token *key, const char *s, size_t len)
+static bool parse_draws(struct mlf_trace_parser *p, struct mlf_reclaim_op *op,
+			const struct mlf_token *key, const char *s, size_t len)
 {
 	const char *kind = mlf_reclaim_op_name(op->kind);
-	bool bins = tok_is(key, "bin");
-	unsigned long max = bins ? MEMCG_NR_BINS - 1 : 255, v;
-	int limit = op->kind == RECLAIM_OP_RECLAIM ? MLF_RECLAIM_MAX_DRAWS : 1;
-	char buf[40];
-	size_t i = 0;
-	int n = 0;
+	bool bins = mlf_token_is(key, "bin");
+	int n;
 
 	if (bins && op->kind != RECLAIM_OP_ONLINE) {
-		fail(p, "%s takes no 'bin' (its draws are raw: draw=)", kind);
+		mlf_trace_fail(p,
+			       "%s takes no 'bin' (its draws are raw: draw=)",
+			       kind);
 		return false;
 	}
-	for (;;) {
-		size_t start = i;
-
-		while (i < len && s[i] != ',')
-			i++;
-		if (n == limit) {
-			fail(p, "%s takes at most %d draw%s", kind, limit,
-			     limit == 1 ? "" : "s");
-			return false;
-		}
-		if (!parse_uint(s + start, i - start, max, &v)) {
-			struct token t = { s + start, i - start };
-
-			fail(p, "bad %s value '%s' (want 0 to %lu)",
-			     bins ? "bin" : "draw",
-			     tok_show(&t, buf, sizeof(buf)), max);
-			return false;
-		}
-		op->draws[n++] = v;
-		if (i == len)
-			break;
-		i++; /* the comma */
-	}
+	n = mlf_trace_parse_draws(
+		p, kind, bins,
+		op->kind == RECLAIM_OP_RECLAIM ? MLF_RECLAIM_MAX_DRAWS : 1,
+		bins ? MEMCG_NR_BINS - 1 : 255, s, len, op->draws);
+	if (n < 0)
+		return false;
 	op->nr_draws = n;
 	return true;
 }
 
-static bool parse_swappiness(struct parser *p, struct mlf_reclaim_op *op,
-			     const struct token *t)
+static bool parse_swappiness(struct mlf_trace_parser *p,
+			     struct mlf_reclaim_op *op,
+			     const struct mlf_token *t)
 {
 	unsigned long v;
 	char buf[40];
 	int i;
 
-	if (parse_uint(t->s, t->len, 1000, &v))
+	if (mlf_trace_parse_uint(t->s, t->len, 1000, &v))
 		for (i = 0; i < MLF_RECLAIM_NR_SWAPPINESS; i++)
 			if (v == mlf_reclaim_swappiness_values[i]) {
 				op->swappiness = v;
 				return true;
 			}
-	fail(p, "bad swappiness value '%s' (want %s)",
-	     tok_show(t, buf, sizeof(buf)), fields[F_SWAPPINESS].want);
+	mlf_trace_fail(p, "bad swappiness value '%s' (want %s)",
+		       mlf_token_show(t, buf, sizeof(buf)),
+		       fields[F_SWAPPINESS].want);
 	return false;
 }
 
 /* m<N>, n<N>, z<N>, x<N>, f<N>, p<N> */
-static bool parse_prefixed(struct parser *p, const struct mlf_reclaim_header *h,
+static bool parse_prefixed(struct mlf_trace_parser *p,
+			   const struct mlf_reclaim_header *h,
 			   struct mlf_reclaim_op *op, enum field f,
-			   const struct token *t)
+			   const struct mlf_token *t)
 {
 	unsigned long v;
 	char buf[40];
 
-	if (!parse_uint(t->s + 1, t->len - 1, 1000000, &v)) {
-		fail(p, "bad %s '%s'", fields[f].noun,
-		     tok_show(t, buf, sizeof(buf)));
+	if (!mlf_trace_parse_uint(t->s + 1, t->len - 1, 1000000, &v)) {
+		mlf_trace_fail(p, "bad %s '%s'", fields[f].noun,
+			       mlf_token_show(t, buf, sizeof(buf)));
 		return false;
 	}
 	switch (f) {
 	case F_MEMCG:
 		if (v >= (unsigned long)h->pool_size) {
-			fail(p, "%s is outside the pool (%d)",
-			     tok_show(t, buf, sizeof(buf)), h->pool_size);
+			mlf_trace_fail(p, "%s is outside the pool (%d)",
+				       mlf_token_show(t, buf, sizeof(buf)),
+				       h->pool_size);
 			return false;
 		}
 		op->memcg = v;
 		return true;
 	case F_NODE:
 		if (v >= (unsigned long)h->nr_nodes) {
-			fail(p, "%s is outside the nodes (%d)",
-			     tok_show(t, buf, sizeof(buf)), h->nr_nodes);
+			mlf_trace_fail(p, "%s is outside the nodes (%d)",
+				       mlf_token_show(t, buf, sizeof(buf)),
+				       h->nr_nodes);
 			return false;
 		}
 		op->node = v;
@@ -421,13 +280,14 @@ static bool parse_prefixed(struct parser *p, const struct mlf_reclaim_header *h,
 		op->slot = v;
 		return true;
 	}
-	fail(p, "bad %s '%s' (want %s)", fields[f].noun,
-	     tok_show(t, buf, sizeof(buf)), fields[f].want);
+	mlf_trace_fail(p, "bad %s '%s' (want %s)", fields[f].noun,
+		       mlf_token_show(t, buf, sizeof(buf)), fields[f].want);
 	return false;
 }
 
-static bool parse_key(struct parser *p, struct mlf_reclaim_op *op, enum field f,
-		      const struct token *key, const struct token *t)
+static bool parse_key(struct mlf_trace_parser *p, struct mlf_reclaim_op *op,
+		      enum field f, const struct mlf_token *key,
+		      const struct mlf_token *t)
 {
 	const char *val = key->s + key->len + 1;
 	size_t vlen = t->len - key->len - 1;
@@ -436,11 +296,13 @@ static bool parse_key(struct parser *p, struct mlf_reclaim_op *op, enum field f,
 
 	if (f == F_DRAWS)
 		return parse_draws(p, op, key, val, vlen);
-	if (!parse_uint(val, vlen, fields[f].max, &v)) {
-		struct token vt = { val, vlen };
+	if (!mlf_trace_parse_uint(val, vlen, fields[f].max, &v)) {
+		struct mlf_token vt = { val, vlen };
 
-		fail(p, "bad %s value '%s' (want 0 to %lu)", fields[f].name,
-		     tok_show(&vt, buf, sizeof(buf)), fields[f].max);
+		mlf_trace_fail(p, "bad %s value '%s' (want 0 to %lu)",
+			       fields[f].name,
+			       mlf_token_show(&vt, buf, sizeof(buf)),
+			       fields[f].max);
 		return false;
 	}
 	switch (f) {
@@ -463,8 +325,8 @@ static bool parse_key(struct parser *p, struct mlf_reclaim_op *op, enum field f,
 	return true;
 }
 
-static bool parse_op(struct parser *p, const struct token *t, int n,
-		     const struct mlf_reclaim_header *h,
+static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
+		     int n, const struct mlf_reclaim_header *h,
 		     struct mlf_reclaim_op *op)
 {
 	unsigned int seen = 0, takes, missing;
@@ -474,10 +336,11 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 
 	memset(op, 0, sizeof(*op));
 	for (kind = 0; kind < RECLAIM_OP_NR; kind++)
-		if (tok_is(&t[0], mlf_reclaim_op_name(kind)))
+		if (mlf_token_is(&t[0], mlf_reclaim_op_name(kind)))
 			break;
 	if (kind == RECLAIM_OP_NR) {
-		fail(p, "unknown op '%s'", tok_show(&t[0], buf, sizeof(buf)));
+		mlf_trace_fail(p, "unknown op '%s'",
+			       mlf_token_show(&t[0], buf, sizeof(buf)));
 		return false;
 	}
 	op->kind = kind;
@@ -485,33 +348,38 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 	takes = kind_fields[kind].takes;
 
 	for (i = 1; i < n; i++) {
-		const struct token *tok = &t[i];
-		struct token key = { NULL, 0 };
+		const struct mlf_token *tok = &t[i];
+		struct mlf_token key = { NULL, 0 };
 		enum field f = classify(tok, &key);
 
 		if (f == F_NR) {
-			fail(p, "unknown field '%s' in %s",
-			     tok_show(key.s ? &key : tok, buf, sizeof(buf)),
-			     name);
+			mlf_trace_fail(p, "unknown field '%s' in %s",
+				       mlf_token_show(key.s ? &key : tok, buf,
+						      sizeof(buf)),
+				       name);
 			return false;
 		}
 		if (!(takes & B(f))) {
-			fail(p, "%s takes no '%s'", name,
-			     tok_show(key.s ? &key : tok, buf, sizeof(buf)));
+			mlf_trace_fail(p, "%s takes no '%s'", name,
+				       mlf_token_show(key.s ? &key : tok, buf,
+						      sizeof(buf)));
 			return false;
 		}
 		if (seen & B(f)) {
 			if (f == F_TYPE)
-				fail(p, "'%s' after '%s': one type only",
-				     tok_show(tok, buf, sizeof(buf)),
-				     type_names[op->type]);
+				mlf_trace_fail(
+					p, "'%s' after '%s': one type only",
+					mlf_token_show(tok, buf, sizeof(buf)),
+					type_names[op->type]);
 			else if (fields[f].style == PREFIX ||
 				 fields[f].style == NUMBER)
-				fail(p, "more than one %s", fields[f].noun);
+				mlf_trace_fail(p, "more than one %s",
+					       fields[f].noun);
 			else
-				fail(p, "'%s' given twice",
-				     tok_show(key.s ? &key : tok, buf,
-					      sizeof(buf)));
+				mlf_trace_fail(
+					p, "'%s' given twice",
+					mlf_token_show(key.s ? &key : tok, buf,
+						       sizeof(buf)));
 			return false;
 		}
 		seen |= B(f);
@@ -531,7 +399,7 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 			break;
 		case WORD:
 			if (f == F_TYPE)
-				op->type = tok_is(tok, "file");
+				op->type = mlf_token_is(tok, "file");
 			else if (f == F_DIRTY)
 				op->dirty = 1;
 			else if (f == F_WRITEBACK)
@@ -550,8 +418,8 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 	if (missing) {
 		enum field f = __builtin_ctz(missing);
 
-		fail(p, "%s needs a %s (%s)", name, fields[f].noun,
-		     fields[f].want);
+		mlf_trace_fail(p, "%s needs a %s (%s)", name, fields[f].noun,
+			       fields[f].want);
 		return false;
 	}
 	/* the bytes of online and park always carry their one draw */
@@ -565,60 +433,24 @@ long mlf_reclaim_trace_parse(const char *text, size_t len,
 			     struct mlf_reclaim_op *ops, size_t cap,
 			     struct mlf_trace_error *err)
 {
-	struct parser p = { .err = err, .line = 0 };
-	struct token toks[MAX_FIELDS];
-	bool have_header = false;
-	size_t pos = 0;
+	static const struct mlf_trace_format format = {
+		.max_nodes = MLF_RECLAIM_MAX_NODES,
+		.max_pool = MLF_RECLAIM_MAX_POOL,
+		.max_ops = MLF_RECLAIM_MAX_OPS,
+		.foreign_line = MLF_TRACE_MAGIC,
+		.foreign_what = "a memcg_lru trace ('" MLF_TRACE_MAGIC
+				"'), not a reclaim trace",
+	};
+	struct mlf_trace_parser p;
 	long n = 0;
+	int nt;
 
-	memset(err, 0, sizeof(*err));
-	if (cap > MLF_RECLAIM_MAX_OPS)
-		cap = MLF_RECLAIM_MAX_OPS;
-	while (pos < len) {
-		const char *line = text + pos;
-		const char *nl = memchr(line, '\n', len - pos);
-		size_t llen = nl ? (size_t)(nl - line) : len - pos;
-		int nt;
-
-		pos += llen + (nl != NULL);
-		p.line++;
-		if (line_is(line, llen, MLF_TRACE_MAGIC)) {
-			fail(&p,
-			     "a memcg_lru trace ('%s'), not a reclaim trace",
-			     MLF_TRACE_MAGIC);
-			return -1;
-		}
-		nt = tokenize(line, llen, toks);
-		if (nt < 0) {
-			fail(&p, "more than %d fields", MAX_FIELDS);
-			return -1;
-		}
-		if (!nt)
-			continue;
-		if (!have_header) {
-			if (!parse_header(&p, toks, nt, h))
-				return -1;
-			have_header = true;
-			continue;
-		}
-		if (tok_is(&toks[0], "nodes")) {
-			fail(&p, "a second header");
-			return -1;
-		}
-		if ((size_t)n == cap) {
-			fail(&p, "more than %zu ops", cap);
-			return -1;
-		}
-		if (!parse_op(&p, toks, nt, h, &ops[n]))
+	mlf_trace_begin(&p, &format, text, len, cap, &h->nr_nodes,
+			&h->pool_size, err);
+	while ((nt = mlf_trace_next_op(&p)) > 0) {
+		if (!parse_op(&p, p.toks, nt, h, &ops[n]))
 			return -1;
 		n++;
 	}
-	if (!have_header) {
-		err->line = 0;
-		snprintf(err->what, sizeof(err->what),
-			 "no header 'nodes N pool P'");
-		snprintf(err->msg, sizeof(err->msg), "trace: %s", err->what);
-		return -1;
-	}
-	return n;
+	return nt < 0 ? -1 : n;
 }

@@ -8,12 +8,9 @@
  */
 #include "trace.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 #include "mm/mmzone.h"
-
-#define MAX_FIELDS 16
 
 static const char *const kind_names[MLF_OP_NR] = {
 	[MLF_OP_ONLINE] = "online",   [MLF_OP_OFFLINE] = "offline",
@@ -109,122 +106,7 @@ void mlf_trace_print(FILE *out, const struct mlf_header *h,
 	}
 }
 
-/* ---- parsing ---- */
-
-struct token {
-	const char *s;
-	size_t len;
-};
-
-struct parser {
-	struct mlf_trace_error *err;
-	int line;
-};
-
-__attribute__((format(printf, 2, 3))) static void
-fail(struct parser *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	p->err->line = p->line;
-	va_start(ap, fmt);
-	vsnprintf(p->err->what, sizeof(p->err->what), fmt, ap);
-	va_end(ap);
-	snprintf(p->err->msg, sizeof(p->err->msg), "trace:%d: %s", p->line,
-		 p->err->what);
-}
-
-static bool tok_is(const struct token *t, const char *word)
-{
-	return t->len == strlen(word) && !memcmp(t->s, word, t->len);
-}
-
-/* A token quoted in a message: cut long ones, never print raw control bytes */
-static const char *tok_show(const struct token *t, char *buf, size_t size)
-{
-	size_t i, n = t->len < size - 4 ? t->len : size - 4;
-
-	for (i = 0; i < n; i++)
-		buf[i] = t->s[i] >= 0x20 && t->s[i] < 0x7f ? t->s[i] : '?';
-	if (n < t->len)
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-	buf[n] = '\0';
-	return buf;
-}
-
-/* Decimal, no sign, at most @max. */
-static bool parse_uint(const char *s, size_t len, unsigned long max,
-		       unsigned long *val)
-{
-	unsigned long v = 0;
-	size_t i;
-
-	if (!len)
-		return false;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		v = v * 10 + (s[i] - '0');
-		if (v > max)
-			return false;
-	}
-	*val = v;
-	return true;
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Split one line (comment cut off) into tokens; -1 if there are too many. */
-static int tokenize(const char *s, size_t len, struct token *toks)
-{
-	size_t i = 0;
-	int n = 0;
-
-	while (i < len) {
-		size_t start;
-
-		while (i < len && is_space(s[i]))
-			i++;
-		if (i == len || s[i] == '#')
-			break;
-		if (n == MAX_FIELDS)
-			return -1;
-		start = i;
-		while (i < len && !is_space(s[i]) && s[i] != '#')
-			i++;
-		toks[n].s = s + start;
-		toks[n].len = i - start;
-		n++;
-	}
-	return n;
-}
-
-static bool parse_header(struct parser *p, const struct token *t, int n,
-			 struct mlf_header *h)
-{
-	unsigned long nodes, pool;
-
-	if (n != 4 || !tok_is(&t[0], "nodes") || !tok_is(&t[2], "pool")) {
-		fail(p, "expected the header 'nodes N pool P' before the first op");
-		return false;
-	}
-	if (!parse_uint(t[1].s, t[1].len, 1000000, &nodes) || !nodes ||
-	    nodes > MLF_FUZZ_MAX_NODES) {
-		fail(p, "nodes must be 1 to %d", MLF_FUZZ_MAX_NODES);
-		return false;
-	}
-	if (!parse_uint(t[3].s, t[3].len, 1000000, &pool) || !pool ||
-	    pool > MLF_FUZZ_MAX_POOL) {
-		fail(p, "pool must be 1 to %d", MLF_FUZZ_MAX_POOL);
-		return false;
-	}
-	h->nr_nodes = nodes;
-	h->pool_size = pool;
-	return true;
-}
+/* ---- parsing (the lexing: trace_lex.c) ---- */
 
 /* What an op kind takes; every other field is an error. */
 #define F_MEMCG 0x01
@@ -268,47 +150,24 @@ static int max_draws(const struct mlf_header *h, int kind)
 	return 1;
 }
 
-static bool parse_draws(struct parser *p, const struct mlf_header *h,
-			struct mlf_op *op, const struct token *key,
+static bool parse_draws(struct mlf_trace_parser *p, const struct mlf_header *h,
+			struct mlf_op *op, const struct mlf_token *key,
 			const char *s, size_t len)
 {
 	bool bins = key->s[0] == 'b';
-	unsigned long max = bins ? MEMCG_NR_BINS - 1 : 255;
-	int limit = max_draws(h, op->kind);
-	char buf[40];
-	size_t i = 0;
-	int n = 0;
+	int n = mlf_trace_parse_draws(p, kind_names[op->kind], bins,
+				      max_draws(h, op->kind),
+				      bins ? MEMCG_NR_BINS - 1 : 255, s, len,
+				      op->draws);
 
-	for (;;) {
-		size_t start = i;
-		unsigned long v;
-
-		while (i < len && s[i] != ',')
-			i++;
-		if (n == limit) {
-			fail(p, "%s takes at most %d draw%s", kind_names[op->kind],
-			     limit, limit == 1 ? "" : "s");
-			return false;
-		}
-		if (!parse_uint(s + start, i - start, max, &v)) {
-			struct token t = { s + start, i - start };
-
-			fail(p, "bad %s value '%s' (want 0 to %lu)",
-			     bins ? "bin" : "draw",
-			     tok_show(&t, buf, sizeof(buf)), max);
-			return false;
-		}
-		op->draws[n++] = v;
-		if (i == len)
-			break;
-		i++;	/* the comma */
-	}
+	if (n < 0)
+		return false;
 	op->nr_draws = n;
 	return true;
 }
 
-static bool parse_op(struct parser *p, const struct token *t, int n,
-		     const struct mlf_header *h, struct mlf_op *op)
+static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
+		     int n, const struct mlf_header *h, struct mlf_op *op)
 {
 	unsigned int seen = 0, fields, set_seen = 0;
 	char buf[40];
@@ -316,71 +175,85 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 
 	memset(op, 0, sizeof(*op));
 	for (kind = 0; kind < MLF_OP_NR; kind++)
-		if (tok_is(&t[0], kind_names[kind]))
+		if (mlf_token_is(&t[0], kind_names[kind]))
 			break;
 	if (kind == MLF_OP_NR) {
-		fail(p, "unknown op '%s'", tok_show(&t[0], buf, sizeof(buf)));
+		mlf_trace_fail(p, "unknown op '%s'",
+			       mlf_token_show(&t[0], buf, sizeof(buf)));
 		return false;
 	}
 	op->kind = kind;
 	fields = kind_fields[kind];
 
 	for (i = 1; i < n; i++) {
-		const struct token *tok = &t[i];
+		const struct mlf_token *tok = &t[i];
 		const char *eq = memchr(tok->s, '=', tok->len);
 		unsigned int field = 0;
 		unsigned long v;
 
 		if (eq) {
-			struct token key = { tok->s, eq - tok->s };
+			struct mlf_token key = { tok->s, eq - tok->s };
 			const char *val = eq + 1;
 			size_t vlen = tok->len - key.len - 1;
 
-			if (tok_is(&key, "bin") || tok_is(&key, "bins") ||
-			    tok_is(&key, "draw") || tok_is(&key, "draws")) {
+			if (mlf_token_is(&key, "bin") ||
+			    mlf_token_is(&key, "bins") ||
+			    mlf_token_is(&key, "draw") ||
+			    mlf_token_is(&key, "draws")) {
 				field = F_DRAWS;
-			} else if (tok_is(&key, "target")) {
+			} else if (mlf_token_is(&key, "target")) {
 				field = F_TARGET;
 			} else {
 				for (j = 0; j < 5; j++)
-					if (tok_is(&key, set_keys[j]))
+					if (mlf_token_is(&key, set_keys[j]))
 						field = F_SET;
 				if (!field) {
-					fail(p, "unknown field '%s' in %s",
-					     tok_show(&key, buf, sizeof(buf)),
-					     kind_names[kind]);
+					mlf_trace_fail(
+						p, "unknown field '%s' in %s",
+						mlf_token_show(&key, buf,
+							       sizeof(buf)),
+						kind_names[kind]);
 					return false;
 				}
 			}
 			if (!(fields & field)) {
-				fail(p, "%s takes no '%s'", kind_names[kind],
-				     tok_show(&key, buf, sizeof(buf)));
+				mlf_trace_fail(
+					p, "%s takes no '%s'", kind_names[kind],
+					mlf_token_show(&key, buf, sizeof(buf)));
 				return false;
 			}
 			if (field == F_SET) {
-				for (j = 0; !tok_is(&key, set_keys[j]); j++)
+				for (j = 0; !mlf_token_is(&key, set_keys[j]);
+				     j++)
 					;
 				if (set_seen & 1u << j) {
-					fail(p, "'%s' given twice", set_keys[j]);
+					mlf_trace_fail(p, "'%s' given twice",
+						       set_keys[j]);
 					return false;
 				}
 				set_seen |= 1u << j;
 				v = j == 4 ? MLF_SET_NR_RECLAIMED_MAX : 1;
-				if (!parse_uint(val, vlen, v, &v)) {
-					struct token vt = { val, vlen };
+				if (!mlf_trace_parse_uint(val, vlen, v, &v)) {
+					struct mlf_token vt = { val, vlen };
 
-					fail(p, "bad %s value '%s' (want 0 to %u)",
-					     set_keys[j],
-					     tok_show(&vt, buf, sizeof(buf)),
-					     j == 4 ? MLF_SET_NR_RECLAIMED_MAX : 1);
+					mlf_trace_fail(
+						p,
+						"bad %s value '%s' (want 0 to %u)",
+						set_keys[j],
+						mlf_token_show(&vt, buf,
+							       sizeof(buf)),
+						j == 4 ?
+							MLF_SET_NR_RECLAIMED_MAX :
+							1);
 					return false;
 				}
 				*set_field(op, j) = v;
 				continue;
 			}
 			if (seen & field) {
-				fail(p, "'%s' given twice",
-				     tok_show(&key, buf, sizeof(buf)));
+				mlf_trace_fail(p, "'%s' given twice",
+					       mlf_token_show(&key, buf,
+							      sizeof(buf)));
 				return false;
 			}
 			seen |= field;
@@ -389,11 +262,12 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 					return false;
 				continue;
 			}
-			if (!parse_uint(val, vlen, 255, &v)) {
-				struct token vt = { val, vlen };
+			if (!mlf_trace_parse_uint(val, vlen, 255, &v)) {
+				struct mlf_token vt = { val, vlen };
 
-				fail(p, "bad target '%s' (want 0 to 255)",
-				     tok_show(&vt, buf, sizeof(buf)));
+				mlf_trace_fail(
+					p, "bad target '%s' (want 0 to 255)",
+					mlf_token_show(&vt, buf, sizeof(buf)));
 				return false;
 			}
 			op->target = v;
@@ -406,31 +280,37 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 
 			field = memcg ? F_MEMCG : F_NODE;
 			if (!(fields & field)) {
-				fail(p, "%s takes no %s", kind_names[kind],
-				     memcg ? "memcg" : "node");
+				mlf_trace_fail(p, "%s takes no %s",
+					       kind_names[kind],
+					       memcg ? "memcg" : "node");
 				return false;
 			}
 			if (seen & field) {
-				fail(p, "more than one %s",
-				     memcg ? "memcg" : "node");
+				mlf_trace_fail(p, "more than one %s",
+					       memcg ? "memcg" : "node");
 				return false;
 			}
 			seen |= field;
-			if (!parse_uint(tok->s + 1, tok->len - 1, 1000000, &v)) {
-				fail(p, "bad %s '%s'", memcg ? "memcg" : "node",
-				     tok_show(tok, buf, sizeof(buf)));
+			if (!mlf_trace_parse_uint(tok->s + 1, tok->len - 1,
+						  1000000, &v)) {
+				mlf_trace_fail(p, "bad %s '%s'",
+					       memcg ? "memcg" : "node",
+					       mlf_token_show(tok, buf,
+							      sizeof(buf)));
 				return false;
 			}
 			if (memcg && v >= h->pool_size) {
-				fail(p, "%s is outside the pool (%d)",
-				     tok_show(tok, buf, sizeof(buf)),
-				     h->pool_size);
+				mlf_trace_fail(p, "%s is outside the pool (%d)",
+					       mlf_token_show(tok, buf,
+							      sizeof(buf)),
+					       h->pool_size);
 				return false;
 			}
 			if (!memcg && v >= h->nr_nodes) {
-				fail(p, "%s is outside the nodes (%d)",
-				     tok_show(tok, buf, sizeof(buf)),
-				     h->nr_nodes);
+				mlf_trace_fail(
+					p, "%s is outside the nodes (%d)",
+					mlf_token_show(tok, buf, sizeof(buf)),
+					h->nr_nodes);
 				return false;
 			}
 			if (memcg)
@@ -440,37 +320,40 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 			continue;
 		}
 
-		if (tok_is(tok, "softirq")) {
+		if (mlf_token_is(tok, "softirq")) {
 			field = F_SOFTIRQ;
 		} else {
 			for (j = MEMCG_LRU_HEAD; j <= MEMCG_LRU_YOUNG; j++)
-				if (tok_is(tok, rotate_names[j]))
+				if (mlf_token_is(tok, rotate_names[j]))
 					field = F_ROTATE;
 		}
 		if (!field) {
-			fail(p, "unknown field '%s' in %s",
-			     tok_show(tok, buf, sizeof(buf)), kind_names[kind]);
+			mlf_trace_fail(p, "unknown field '%s' in %s",
+				       mlf_token_show(tok, buf, sizeof(buf)),
+				       kind_names[kind]);
 			return false;
 		}
 		if (!(fields & field)) {
-			fail(p, "%s takes no '%s'", kind_names[kind],
-			     tok_show(tok, buf, sizeof(buf)));
+			mlf_trace_fail(p, "%s takes no '%s'", kind_names[kind],
+				       mlf_token_show(tok, buf, sizeof(buf)));
 			return false;
 		}
 		if (seen & field) {
-			fail(p, "'%s' after '%s': one %s only",
-			     tok_show(tok, buf, sizeof(buf)),
-			     field == F_SOFTIRQ ? "softirq" :
-						  rotate_names[op->rotate_op],
-			     field == F_SOFTIRQ ? "softirq" : "rotation");
+			mlf_trace_fail(p, "'%s' after '%s': one %s only",
+				       mlf_token_show(tok, buf, sizeof(buf)),
+				       field == F_SOFTIRQ ?
+					       "softirq" :
+					       rotate_names[op->rotate_op],
+				       field == F_SOFTIRQ ? "softirq" :
+							    "rotation");
 			return false;
 		}
 		seen |= field;
 		if (field == F_SOFTIRQ) {
 			op->softirq = 1;
 		} else {
-			for (j = MEMCG_LRU_HEAD; !tok_is(tok, rotate_names[j]);
-			     j++)
+			for (j = MEMCG_LRU_HEAD;
+			     !mlf_token_is(tok, rotate_names[j]); j++)
 				;
 			op->rotate_op = j;
 		}
@@ -481,15 +364,18 @@ static bool parse_op(struct parser *p, const struct token *t, int n,
 	if (fields & ~seen) {
 		unsigned int missing = fields & ~seen;
 
-		fail(p, "%s needs %s", kind_names[kind],
-		     missing & F_MEMCG	? "a memcg (m<N>)" :
-		     missing & F_NODE	? "a node (n<N>)" :
-					  "a rotation (HEAD, TAIL, OLD or YOUNG)");
+		mlf_trace_fail(p, "%s needs %s", kind_names[kind],
+			       missing & F_MEMCG ?
+				       "a memcg (m<N>)" :
+			       missing & F_NODE ?
+				       "a node (n<N>)" :
+				       "a rotation (HEAD, TAIL, OLD or YOUNG)");
 		return false;
 	}
 	/* the bytes always carry these draws; missing ones read as zero */
 	if (kind != MLF_OP_RECLAIM)
-		op->nr_draws = max_draws(h, kind) * !!(kind_fields[kind] & F_DRAWS);
+		op->nr_draws =
+			max_draws(h, kind) * !!(kind_fields[kind] & F_DRAWS);
 	return true;
 }
 
@@ -497,54 +383,21 @@ long mlf_trace_parse(const char *text, size_t len, struct mlf_header *h,
 		     struct mlf_op *ops, size_t cap,
 		     struct mlf_trace_error *err)
 {
-	struct parser p = { .err = err, .line = 0 };
-	struct token toks[MAX_FIELDS];
-	bool have_header = false;
-	size_t pos = 0;
+	static const struct mlf_trace_format format = {
+		.max_nodes = MLF_FUZZ_MAX_NODES,
+		.max_pool = MLF_FUZZ_MAX_POOL,
+		.max_ops = MLF_FUZZ_MAX_OPS,
+	};
+	struct mlf_trace_parser p;
 	long n = 0;
+	int nt;
 
-	memset(err, 0, sizeof(*err));
-	if (cap > MLF_FUZZ_MAX_OPS)
-		cap = MLF_FUZZ_MAX_OPS;
-	while (pos < len) {
-		const char *line = text + pos;
-		const char *nl = memchr(line, '\n', len - pos);
-		size_t llen = nl ? (size_t)(nl - line) : len - pos;
-		int nt;
-
-		pos += llen + (nl != NULL);
-		p.line++;
-		nt = tokenize(line, llen, toks);
-		if (nt < 0) {
-			fail(&p, "more than %d fields", MAX_FIELDS);
-			return -1;
-		}
-		if (!nt)
-			continue;
-		if (!have_header) {
-			if (!parse_header(&p, toks, nt, h))
-				return -1;
-			have_header = true;
-			continue;
-		}
-		if (tok_is(&toks[0], "nodes")) {
-			fail(&p, "a second header");
-			return -1;
-		}
-		if (n == cap) {
-			fail(&p, "more than %zu ops", cap);
-			return -1;
-		}
-		if (!parse_op(&p, toks, nt, h, &ops[n]))
+	mlf_trace_begin(&p, &format, text, len, cap, &h->nr_nodes,
+			&h->pool_size, err);
+	while ((nt = mlf_trace_next_op(&p)) > 0) {
+		if (!parse_op(&p, p.toks, nt, h, &ops[n]))
 			return -1;
 		n++;
 	}
-	if (!have_header) {
-		err->line = 0;
-		snprintf(err->what, sizeof(err->what),
-			 "no header 'nodes N pool P'");
-		snprintf(err->msg, sizeof(err->msg), "trace: %s", err->what);
-		return -1;
-	}
-	return n;
+	return nt < 0 ? -1 : n;
 }

@@ -10,14 +10,9 @@
 #include <stdio.h>
 
 #include "codec.h"
+#include "trace_lex.h" /* struct mlf_trace_error */
 
 #define MLF_TRACE_MAGIC "# mlf trace v1"
-
-struct mlf_trace_error {
-	int line;		/* 1-based; 0 when not tied to a line */
-	char what[200];		/* what is wrong, one line */
-	char msg[256];		/* "trace:LINE: " + what */
-};
 
 /* The magic line, the header line, then one line per op. */
 void mlf_trace_print(FILE *out, const struct mlf_header *h,

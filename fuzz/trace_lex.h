@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The lexing both trace parsers share (trace.c for memcg_lru, reclaim_trace.c
+ * for reclaim): lines, tokens, numbers and draw lists, the header line
+ * 'nodes N pool P', and the one-line error that names the bad line. What an
+ * op line means is each parser's own.
+ */
+#ifndef _MLF_FUZZ_TRACE_LEX_H
+#define _MLF_FUZZ_TRACE_LEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* the most tokens a line may have */
+#define MLF_TRACE_MAX_FIELDS 16
+
+struct mlf_trace_error {
+	int line; /* 1-based; 0 when not tied to a line */
+	char what[200]; /* what is wrong, one line */
+	char msg[256]; /* "trace:LINE: " + what */
+};
+
+/* a word of a line: @len bytes at @s, not NUL-terminated */
+struct mlf_token {
+	const char *s;
+	size_t len;
+};
+
+/* What a trace of one target may hold, beyond its op lines. */
+struct mlf_trace_format {
+	int max_nodes; /* the header's bounds: 1 .. max */
+	int max_pool;
+	size_t max_ops; /* caps the caller's cap */
+	/*
+	 * A line (trailing blanks allowed) that marks the text as another
+	 * target's trace, and the error it gets; NULL: none.
+	 */
+	const char *foreign_line;
+	const char *foreign_what;
+};
+
+/* A parse in progress: mlf_trace_begin(), then mlf_trace_next_op(). */
+struct mlf_trace_parser {
+	struct mlf_trace_error *err;
+	int line; /* the current line, 1-based */
+	struct mlf_token toks[MLF_TRACE_MAX_FIELDS]; /* its tokens */
+	/* the rest is mlf_trace_next_op()'s */
+	const struct mlf_trace_format *f;
+	const char *text;
+	size_t len, pos;
+	size_t cap, nr_ops;
+	int *nr_nodes, *pool_size;
+	bool have_header;
+};
+
+/*
+ * Start parsing @len bytes of @text (no NUL needed) as a trace of format
+ * @f with at most @cap ops: clears @err; the header line will go to
+ * @nr_nodes and @pool_size.
+ */
+void mlf_trace_begin(struct mlf_trace_parser *p,
+		     const struct mlf_trace_format *f, const char *text,
+		     size_t len, size_t cap, int *nr_nodes, int *pool_size,
+		     struct mlf_trace_error *err);
+
+/*
+ * Read on to the next op line; the header line and lines without tokens
+ * (blank, comments) are taken on the way. Returns how many tokens it has
+ * (in p->toks), 0 at the end of a good text, or -1 with the error filled:
+ * too many tokens on a line, a bad, missing or second header, more than
+ * the cap of op lines, or the format's foreign line.
+ */
+int mlf_trace_next_op(struct mlf_trace_parser *p);
+
+/* Fill the error for the current line. */
+__attribute__((format(printf, 2, 3))) void
+mlf_trace_fail(struct mlf_trace_parser *p, const char *fmt, ...);
+
+bool mlf_token_is(const struct mlf_token *t, const char *word);
+
+/*
+ * A token quoted in a message, in @buf: cut long ones, never print raw
+ * control bytes.
+ */
+const char *mlf_token_show(const struct mlf_token *t, char *buf, size_t size);
+
+/* Decimal, no sign, at most @max. */
+bool mlf_trace_parse_uint(const char *s, size_t len, unsigned long max,
+			  unsigned long *val);
+
+/* @s (@len bytes) is @line once trailing blanks are cut */
+bool mlf_trace_line_is(const char *s, size_t len, const char *line);
+
+/*
+ * The value of bin= or draw= (@bins: which), a comma-separated list of
+ * numbers 0 to @max, for an op named @kind that takes at most @limit of
+ * them. Returns how many it wrote to @draws, or -1 after an error.
+ */
+int mlf_trace_parse_draws(struct mlf_trace_parser *p, const char *kind,
+			  bool bins, int limit, unsigned long max,
+			  const char *s, size_t len, unsigned char *draws);
+
+#endif
