@@ -705,9 +705,12 @@ def run(args, extra):
         print("%s: execs=%d, exec/s=%d, corpus=%d, cov=%d, crashes=%d (%d new), "
               "unique failures=%d" % (target, r["execs"], rate, r["corpus"], r["cov"],
                                       len(r["crashes"]), len(r["new"]), len(r["groups"])))
-        for sig, files, msg in r["groups"]:
+        for key, files, msg, sigs in r["groups"]:
             print("  %-40s x%-4d %s  (tools/mlf minimize %s)"
-                  % (sig, len(files), os.path.relpath(files[0]), os.path.relpath(files[0])))
+                  % (key, len(files), os.path.relpath(files[0]), os.path.relpath(files[0])))
+            where = triage.where_line(key, sigs)
+            if where:
+                print("  %-40s %s" % ("", where))
         failed |= bool(r["new"])
     return 1 if failed else 0
 

@@ -139,14 +139,25 @@ class Signer:
         sigs = [self.peek(p) for p in files]
         return len({failure_key(s[0]) for s in sigs if s}), sum(1 for s in sigs if not s)
 
-    def groups(self, files):
-        """[(signature, [files], message)] in the order each was first met."""
+    def groups(self, files, by="check"):
+        """[(failure, [files], message, {signature: count})] in the order each
+        failure was first met; failures told apart as failure_key() says."""
         found = {}
         for path in files:
             s = self.sign(path)
             if s:
-                found.setdefault(s[0], ([], s[1]))[0].append(path)
-        return [(sig, paths, msg) for sig, (paths, msg) in found.items()]
+                g = found.setdefault(failure_key(s[0], by), ([], s[1], {}))
+                g[0].append(path)
+                g[2][s[0]] = g[2].get(s[0], 0) + 1
+        return [(key, paths, msg, sigs) for key, (paths, msg, sigs) in found.items()]
+
+
+def where_line(key, sigs):
+    """Under a merged line: the op kinds (signatures) it stands for, or None."""
+    if len(sigs) == 1 and key in sigs:
+        return None
+    return "at " + ", ".join("%s %d" % (s.split("/", 1)[-1] if s != key else s, n)
+                             for s, n in sorted(sigs.items(), key=lambda i: -i[1]))
 
 
 def failure_key(sig, by="check"):
@@ -240,11 +251,10 @@ def run(args, extra):
     for (target, key), g in groups.items():
         print("%-*s  %4d  %s  %s" % (width, key, len(g["files"]), os.path.relpath(g["files"][0]),
                                     re.sub(r"\s+", " ", g["msg"])))
-        if len(g["sigs"]) > 1 or key not in g["sigs"]:
+        where = where_line(key, g["sigs"])
+        if where:
             # the signatures merged into this line: where the check fired
-            print("%-*s        at %s" % (width, "", ", ".join(
-                "%s %d" % (s.split("/", 1)[-1] if key != s else s, n)
-                for s, n in sorted(g["sigs"].items(), key=lambda i: -i[1]))))
+            print("%-*s        %s" % (width, "", where))
     print("triage: %d crash file%s, %d unique failure%s" % (
         len(files), "" if len(files) == 1 else "s", len(groups), "" if len(groups) == 1 else "s"))
     return 0
