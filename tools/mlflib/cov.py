@@ -183,8 +183,9 @@ def plot(campaign, png):
     for target, path in stats:
         rows = read_stats(path)
         last = rows[-1]
-        lines += ["set title \"%s: %d execs, %d crash files, %d unique failures\" noenhanced"
-                  % (target, last["execs"], last["crashes"], last["unique"]),
+        lines += ["set title \"%s: %d execs, %d crash file%s, %d unique failure%s\" noenhanced"
+                  % (target, last["execs"], last["crashes"], "" if last["crashes"] == 1 else "s",
+                     last["unique"], "" if last["unique"] == 1 else "s"),
                   "plot '%s' using ($1/60):6 skip 1 with lines lw 2 title 'coverage (ft)', "
                   "'' using ($1/60):4 skip 1 axes x1y2 with lines lw 2 dt 2 "
                   "title 'corpus entries'" % path]
