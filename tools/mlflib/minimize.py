@@ -25,24 +25,35 @@ REGRESSIONS = os.path.join(common.ROOT, "corpus", "regressions")
 # the targets with a trace, and its magic first line (mlf-trace --target)
 TRACE_MAGIC = {"memcg_lru": "# mlf trace v1", "reclaim": "# mlf reclaim trace v1"}
 
-MLF_FAILURE = re.compile(r"^MLF FAILURE: check=(\S+)(?: op=(\d+))?", re.M)
+# not anchored: another thread's output may share the line ("MS: 0 MLF FAILURE")
+MLF_FAILURE = re.compile(r"MLF FAILURE: check=(\S+)(?: op=(\d+))?")
 MARKED_OP = re.compile(r"^> (\S+)", re.M)
 NULLS_OP = re.compile(r"^#\d+ (\S+).*<-- current op", re.M)
 SANITIZER = re.compile(r"^(?:==\d+==)?(?:ERROR|WARNING): (\w+Sanitizer): ([\w-]+)", re.M)
-FRAME = re.compile(r"^\s+#\d+ 0x[0-9a-f]+ in (\S+)", re.M)
+# ASan/UBSan: "#0 0x55d0 in func file:line"; TSan: "#0 func file:line (binary+0x..)"
+FRAME = re.compile(r"^\s+#\d+ (?:0x[0-9a-f]+ in )?(\S+)", re.M)
+
+
+# frames of the runtime, not of the code under test (kernel names such as
+# __hlist_nulls_del are kept)
+NOT_A_FRAME = ("__asan", "__tsan", "__ubsan", "__lsan", "__sanitizer", "__interceptor",
+               "__libc", "__GI_", "__pthread", "mlf_fail", "abort", "raise")
 
 
 def signature(text):
-    """The failure's signature from a replay's stderr, or None if it passed."""
+    """The failure's signature from a replay's stderr, or None if it passed.
+
+    The first report wins: a sanitizer report followed by a check's (TSan
+    reports a race, then its death path stalls and the watchdog names
+    reader.terminates) is the sanitizer's finding."""
     m = MLF_FAILURE.search(text)
-    if m:
+    s = SANITIZER.search(text)
+    if m and not (s and s.start() < m.start()):
         op = MARKED_OP.search(text, m.end()) or NULLS_OP.search(text, m.end())
         return "%s/%s" % (m.group(1), op.group(1) if op else "-")
-    m = SANITIZER.search(text)
-    if m:
-        kind = "race" if m.group(2) == "data" else m.group(2)
-        frames = [f for f in FRAME.findall(text, m.end())
-                  if not f.startswith(("__", "mlf_fail", "abort", "raise"))]
+    if s:
+        kind = "race" if s.group(2) == "data" else s.group(2)
+        frames = [f for f in FRAME.findall(text, s.end()) if not f.startswith(NOT_A_FRAME)]
         return "%s/%s" % (kind, frames[0] if frames else "-")
     return None
 

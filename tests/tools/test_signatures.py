@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of how tools/mlf names a failure: minimize.signature() on the
+reports the harness and the sanitizers print, and triage's grouping of
+signatures into one line per failure (failure_key, where_line)."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from mlflib import minimize, triage  # noqa: E402
+
+MLF_REPORT = """INFO: Seed: 1
+MLF FAILURE: check=tail.cache op=1 node=0 gen=0 bin=2 memcg=0
+  tail[0][2] points at 0x6040 (m0) but the bin is empty
+trace around op 1 (of 2):
+  nodes 1 pool 1
+  online m0 bin=2
+> reclaim n0 target=0
+"""
+
+ASAN_REPORT = """==12==ERROR: AddressSanitizer: heap-use-after-free on address 0x6040 at pc 0x55
+READ of size 8 at 0x6040 thread T2
+    #0 0x55d0 in __hlist_nulls_next /work/main/src/kernel/list_nulls.h:40:9
+    #1 0x55d1 in shrink_many /work/main/src/mm/vmscan.c:4400:3
+"""
+
+# TSan's report, then its death path stalls and the harness's watchdog
+# reports on the same line as libFuzzer's "MS: 0"
+TSAN_THEN_WATCHDOG = """==================
+WARNING: ThreadSanitizer: data race (pid=7881)
+  Write of size 8 at 0x561ef5d3c790 by thread T4:
+    #0 lru_gen_rotate_memcg /tree/mm/vmscan.c:4224:33 (concurrent_kernel+0x1196b4)
+    #1 shrink_many /tree/mm/vmscan.c:4896:4 (concurrent_kernel+0x11a2f1)
+SUMMARY: ThreadSanitizer: data race /tree/mm/vmscan.c:4224:33 in lru_gen_rotate_memcg
+==================
+MS: 0 MLF FAILURE: check=reader.terminates
+  threads still running after 20 s: 0 (writer) 1 (writer) 2 (reader)
+==7881== ERROR: libFuzzer: deadly signal
+    #9 abort <null> (concurrent_kernel+0x9965a)
+"""
+
+
+class Signature(unittest.TestCase):
+    def test_check_and_marked_op(self):
+        self.assertEqual(minimize.signature(MLF_REPORT), "tail.cache/reclaim")
+
+    def test_asan_kind_and_top_frame(self):
+        self.assertEqual(minimize.signature(ASAN_REPORT),
+                         "heap-use-after-free/__hlist_nulls_next")
+
+    def test_first_report_wins(self):
+        self.assertEqual(minimize.signature(TSAN_THEN_WATCHDOG), "race/lru_gen_rotate_memcg")
+
+    def test_check_before_sanitizer(self):
+        self.assertEqual(minimize.signature(MLF_REPORT + ASAN_REPORT), "tail.cache/reclaim")
+
+    def test_clean_run(self):
+        self.assertIsNone(minimize.signature("INFO: Seed: 1\nDone 10 runs in 0 second(s)\n"))
+
+
+class Grouping(unittest.TestCase):
+    def test_check_signatures_merge_by_check(self):
+        for sig in ("tail.cache/rotate", "tail.cache/offline", "tail.cache/reclaim"):
+            self.assertTrue(minimize.is_check_signature(sig))
+            self.assertEqual(triage.failure_key(sig), "tail.cache")
+        self.assertEqual(triage.failure_key("tail.cache/rotate", "signature"),
+                         "tail.cache/rotate")
+
+    def test_sanitizer_signatures_stay_apart(self):
+        for sig in ("race/lru_gen_rotate_memcg", "heap-use-after-free/shrink_many",
+                    "SEGV/shrink_many", "deadly/-", "timeout/-", "no-repro/-"):
+            self.assertFalse(minimize.is_check_signature(sig), sig)
+            self.assertEqual(triage.failure_key(sig), sig)
+
+    def test_where_line_lists_op_kinds_by_count(self):
+        self.assertEqual(triage.where_line("tail.cache", {"tail.cache/rotate": 2,
+                                                          "tail.cache/reclaim": 5}),
+                         "at reclaim 5, rotate 2")
+        self.assertIsNone(triage.where_line("race/x", {"race/x": 3}))
+
+
+if __name__ == "__main__":
+    unittest.main()
