@@ -3,10 +3,10 @@
 
 N reclaimer threads (default 64 and 192) fault and touch a working set three
 times the limit of one small memcg whose swap is slow (a delay per freed
-folio); iso-count (patch 1) and iso-throttle (patches 1-2) run interleaved,
-and a table shows, side by side: peak isolated folios, throttle events,
-direct reclaim sweeps that found nothing, OOM proxies, and work done.
-The lead wires it in with register_isolation(<bench's subparsers>).
+folio); iso-count (patch 1) and iso-throttle (patches 1-2) run one after
+the other at each thread count, and a table shows, side by side: peak
+isolated folios, throttle events, direct reclaim sweeps that found nothing,
+OOM proxies, and work done. bench.py registers it (register_isolation).
 """
 import json
 import os
