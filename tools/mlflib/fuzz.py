@@ -691,6 +691,11 @@ def run(args, extra):
         raise common.MlfError("unknown target %r (have: %s)" % (args.target, ", ".join(known)))
     if args.time <= 0 or args.jobs <= 0:
         raise common.MlfError("--time and --jobs must be positive")
+    if not args.resume:
+        # before any campaign directory is made: a wrong flag leaves nothing
+        # behind that a second, right command would take for a campaign
+        from . import build
+        build.check_variant(args.variant, args.bug)
     args.dir_given = args.dir is not None
     args.engine_given = args.engine is not None
     args.engine = args.engine or "libfuzzer"
