@@ -45,7 +45,13 @@ def count(d, sub):
 def mlf(args, log):
     print("+ tools/mlf " + " ".join(args), flush=True)
     with open(log, "ab") as f:
+        start = f.tell()
         rc = subprocess.run([MLF] + args, stdout=f, stderr=subprocess.STDOUT).returncode
+    with open(log, "rb") as f:
+        f.seek(start)
+        if b"Traceback (most recent call last)" in f.read():
+            # a crash of mlf itself exits 1 too, like a campaign with crashes
+            fail("tools/mlf %s raised an exception" % " ".join(args), log)
     return rc
 
 

@@ -691,6 +691,7 @@ def run(args, extra):
         raise common.MlfError("unknown target %r (have: %s)" % (args.target, ", ".join(known)))
     if args.time <= 0 or args.jobs <= 0:
         raise common.MlfError("--time and --jobs must be positive")
+    from . import triage  # not at the top: triage imports this module
     if not args.resume:
         # before any campaign directory is made: a wrong flag leaves nothing
         # behind that a second, right command would take for a campaign
