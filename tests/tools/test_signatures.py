@@ -55,6 +55,31 @@ class Signature(unittest.TestCase):
     def test_check_before_sanitizer(self):
         self.assertEqual(minimize.signature(MLF_REPORT + ASAN_REPORT), "tail.cache/reclaim")
 
+    def test_multi_word_kinds(self):
+        double_free = ("==1==ERROR: AddressSanitizer: attempting double-free on 0x6020 in thread T0:\n"
+                       "    #0 0x55d0 in free\n    #1 0x55d1 in kfree /work/main/src/kernel/slab.c:30\n")
+        self.assertEqual(minimize.signature(double_free), "attempting-double-free/free")
+        lock = ("WARNING: ThreadSanitizer: double lock of a mutex (pid=9)\n"
+                "    #0 pthread_mutex_lock <null> (x+0x1)\n"
+                "    #1 spin_lock /work/main/src/kernel/spinlock.c:40:2 (x+0x2)\n")
+        self.assertEqual(minimize.signature(lock), "double-lock-of-a-mutex/pthread_mutex_lock")
+        leak = ("==1==ERROR: LeakSanitizer: detected memory leaks\n\n"
+                "Direct leak of 8 byte(s) in 1 object(s) allocated from:\n"
+                "    #0 0x55d0 in malloc\n    #1 0x55d1 in kzalloc\n")
+        self.assertEqual(minimize.signature(leak), "detected-memory-leaks/malloc")
+        for sig in ("attempting-double-free/free", "double-lock-of-a-mutex/pthread_mutex_lock",
+                    "detected-memory-leaks/malloc"):
+            self.assertFalse(minimize.is_check_signature(sig), sig)
+
+    def test_unsymbolized_frames_are_skipped(self):
+        text = ("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000\n"
+                "    #0 0x55d0c1a2b3c4  (/x/memcg_lru+0x1234)\n"
+                "    #1 0x55d0c1a2b3c5 in shrink_many /work/main/src/mm/vmscan.c:4400:3\n")
+        self.assertEqual(minimize.signature(text), "SEGV/shrink_many")
+        tsan = ("WARNING: ThreadSanitizer: data race (pid=1)\n"
+                "    #0 <null> <null> (x+0x1)\n    #1 lru_gen_rotate_memcg /m/vmscan.c:1 (x+0x2)\n")
+        self.assertEqual(minimize.signature(tsan), "race/lru_gen_rotate_memcg")
+
     def test_clean_run(self):
         self.assertIsNone(minimize.signature("INFO: Seed: 1\nDone 10 runs in 0 second(s)\n"))
 
@@ -72,6 +97,12 @@ class Grouping(unittest.TestCase):
                     "SEGV/shrink_many", "deadly/-", "timeout/-", "no-repro/-"):
             self.assertFalse(minimize.is_check_signature(sig), sig)
             self.assertEqual(triage.failure_key(sig), sig)
+
+    def test_libfuzzer_oom_file_is_not_the_oom_check(self):
+        sig = triage.fallback_signature("/camp/memcg_lru/crashes/oom-0123abcd")
+        self.assertEqual(sig, "out-of-memory/-")
+        self.assertFalse(minimize.is_check_signature(sig))
+        self.assertTrue(minimize.is_check_signature("oom/reclaim"))
 
     def test_where_line_lists_op_kinds_by_count(self):
         self.assertEqual(triage.where_line("tail.cache", {"tail.cache/rotate": 2,

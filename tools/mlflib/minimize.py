@@ -29,9 +29,21 @@ TRACE_MAGIC = {"memcg_lru": "# mlf trace v1", "reclaim": "# mlf reclaim trace v1
 MLF_FAILURE = re.compile(r"MLF FAILURE: check=(\S+)(?: op=(\d+))?")
 MARKED_OP = re.compile(r"^> (\S+)", re.M)
 NULLS_OP = re.compile(r"^#\d+ (\S+).*<-- current op", re.M)
-SANITIZER = re.compile(r"^(?:==\d+==)?(?:ERROR|WARNING): (\w+Sanitizer): ([\w-]+)", re.M)
-# ASan/UBSan: "#0 0x55d0 in func file:line"; TSan: "#0 func file:line (binary+0x..)"
-FRAME = re.compile(r"^\s+#\d+ (?:0x[0-9a-f]+ in )?(\S+)", re.M)
+SANITIZER = re.compile(r"^(?:==\d+==)?(?:ERROR|WARNING): (\w+Sanitizer): ([^\n]*)", re.M)
+# ASan/UBSan: "#0 0x55d0 in func file:line"; TSan: "#0 func file:line (binary+0x..)".
+# Only a symbol: an unsymbolized frame (an address, "<null>") would make the
+# signature change from run to run.
+FRAME = re.compile(r"^\s+#\d+ (?:0x[0-9a-f]+ in )?([A-Za-z_][\w:.~$]*)", re.M)
+
+
+def sanitizer_kind(rest):
+    """The report's kind, its words joined by dashes: "heap-use-after-free
+    on address 0x..." -> heap-use-after-free, "attempting double-free on
+    0x..." -> attempting-double-free, "double lock of a mutex (pid=1)" ->
+    double-lock-of-a-mutex; TSan's "data race" is "race"."""
+    phrase = re.split(r" on | at | \(|:| 0x", rest, 1)[0]
+    kind = "-".join(re.findall(r"[\w-]+", phrase)) or "unknown"
+    return "race" if kind == "data-race" else kind
 
 
 # frames of the runtime, not of the code under test (kernel names such as
@@ -52,15 +64,17 @@ def signature(text):
         op = MARKED_OP.search(text, m.end()) or NULLS_OP.search(text, m.end())
         return "%s/%s" % (m.group(1), op.group(1) if op else "-")
     if s:
-        kind = "race" if s.group(2) == "data" else s.group(2)
+        kind = sanitizer_kind(s.group(2))
         frames = [f for f in FRAME.findall(text, s.end()) if not f.startswith(NOT_A_FRAME)]
         return "%s/%s" % (kind, frames[0] if frames else "-")
     return None
 
 
-# signatures that are not a check's: a sanitizer's report kind (TSan's data
-# race is "race"), libFuzzer's deadly signal, and what triage files a crash
-# that does not fail again under
+# signatures that are not a check's: a sanitizer's report kind (dashed or
+# upper case, e.g. heap-use-after-free, SEGV; TSan's data race is "race"),
+# libFuzzer's deadly signal, and what triage files a crash that does not
+# fail again under (triage.fallback_signature). A check's name never has a
+# dash or a capital.
 NOT_A_CHECK = re.compile(r"^(?:race|deadly|timeout|leak|slow|no-repro|[^/]*[-A-Z][^/]*)/")
 
 

@@ -41,7 +41,9 @@ def message(text):
 def fallback_signature(path):
     """What a file that does not fail when run again was saved as."""
     kind = os.path.basename(path).split("-", 1)[0]
-    return "%s/-" % kind if kind in ("timeout", "oom", "leak", "slow") else NO_REPRO
+    # "oom" is also a check's name (slab.c): libFuzzer's oom file is out-of-memory
+    kind = {"oom": "out-of-memory"}.get(kind, kind)
+    return "%s/-" % kind if kind in ("timeout", "out-of-memory", "leak", "slow") else NO_REPRO
 
 
 class Signer:
