@@ -12,7 +12,7 @@ if(MLF_CLANG)
   set_tests_properties(campaign/oss-fuzz-build PROPERTIES TIMEOUT 600)
 endif()
 
-if(MLF_FUZZ AND MLF_FUZZ_ENGINE MATCHES "fuzzer" AND NOT MLF_SANITIZE MATCHES "thread")
+if(MLF_LIBFUZZER AND NOT MLF_SANITIZE MATCHES "thread")
   find_package(Python3 COMPONENTS Interpreter)
   if(Python3_FOUND)
     add_test(NAME campaign/kill-resume

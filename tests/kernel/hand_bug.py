@@ -23,6 +23,7 @@ and passes only if the first report names the bug (its "expect").
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -119,8 +120,10 @@ def via_cmake(args, tree):
 
 
 def via_mlf(args, tree):
-    # crashes=N counts only this run's new crash files
+    # the test's own scratch campaign, new each run: crash files are named by
+    # content, so a second run's crash on the same seed would not count as new
     camp = os.path.join(args.work, "campaign")
+    shutil.rmtree(camp, ignore_errors=True)
     cmd = [os.path.join(ROOT, "tools", "mlf"), "kernel", "--tree", tree, "fuzz",
            "--time", str(args.mlf_fuzz), "--dir", camp] + BUGS[args.bug]["fuzz"]
     proc = run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
