@@ -414,7 +414,7 @@ static int cmd_encode(int argc, char **argv)
 		return 1;
 	if (given && target != want)
 		return error(
-			"%s is a %s trace (by its first line), not a %s one",
+			"%s is a %s trace (by its magic line), not a %s one",
 			in, target_names[target], target_names[want]);
 	c = &codecs[target];
 	if (parse_file(c, in, &h, &n))
@@ -501,7 +501,7 @@ static int roundtrip_twin(enum target target, const char *path, const u8 *data,
 	twin_target = trace_target(twin);
 	if (twin_target != target) {
 		if (twin_target != T_NONE)
-			error("%s is a %s trace (by its first line), but %s is read as a %s input (choose with --target or a TARGET file beside it)",
+			error("%s is a %s trace (by its magic line), but %s is read as a %s input (choose with --target or a TARGET file beside it)",
 			      twin, target_names[twin_target], path,
 			      target_names[target]);
 		free(twin);

@@ -26,12 +26,26 @@ void mlf_reclaim_trace_print(FILE *out, const struct mlf_reclaim_header *h,
 	}
 }
 
+/* The magic line among the comments and blank lines before the header. */
 bool mlf_reclaim_trace_is(const char *text, size_t len)
 {
-	const char *nl = memchr(text, '\n', len);
+	while (len) {
+		const char *nl = memchr(text, '\n', len);
+		size_t llen = nl ? (size_t)(nl - text) : len, i = 0;
 
-	return mlf_trace_line_is(text, nl ? (size_t)(nl - text) : len,
-				 MLF_RECLAIM_TRACE_MAGIC);
+		if (mlf_trace_line_is(text, llen, MLF_RECLAIM_TRACE_MAGIC))
+			return true;
+		while (i < llen &&
+		       (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+			i++;
+		if (i < llen && text[i] != '#')
+			return false; /* the header or an op: no magic */
+		if (!nl)
+			break;
+		len -= llen + 1;
+		text = nl + 1;
+	}
+	return false;
 }
 
 /* ---- parsing (the lexing: trace_lex.c) ---- */

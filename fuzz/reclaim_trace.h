@@ -15,7 +15,7 @@
 #include "trace.h"
 
 /* the first line of a reclaim trace; it tells it from a memcg_lru trace */
-#define MLF_RECLAIM_TRACE_MAGIC "# mlf reclaim trace v1"
+/* MLF_RECLAIM_TRACE_MAGIC: trace.h */
 
 /* The magic line, the header line, then one line per op. */
 void mlf_reclaim_trace_print(FILE *out, const struct mlf_reclaim_header *h,

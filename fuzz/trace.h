@@ -13,6 +13,8 @@
 #include "trace_lex.h" /* struct mlf_trace_error */
 
 #define MLF_TRACE_MAGIC "# mlf trace v1"
+/* the reclaim target's (reclaim_trace.h): each parser refuses the other's */
+#define MLF_RECLAIM_TRACE_MAGIC "# mlf reclaim trace v1"
 
 /* The magic line, the header line, then one line per op. */
 void mlf_trace_print(FILE *out, const struct mlf_header *h,
