@@ -525,6 +525,33 @@ static int roundtrip_twin(enum target target, const char *path, const u8 *data,
 }
 
 /* the target a directory's TARGET file names, else @target */
+/*
+ * Without a TARGET file, a directory named after a target (corpus/<target>)
+ * holds that target's inputs; the targets without a trace are skipped.
+ */
+static enum target dir_name_target(const char *dir, enum target target)
+{
+	static const char *const no_trace[] = { "nulls_list", "concurrent",
+						"trace_parser" };
+	char *copy = strdup(dir), *base;
+	size_t i, len = copy ? strlen(copy) : 0;
+	enum target found = target;
+
+	if (!copy)
+		return target;
+	while (len > 1 && copy[len - 1] == '/')
+		copy[--len] = '\0'; /* corpus/reclaim/ */
+	base = strrchr(copy, '/');
+	base = base ? base + 1 : copy;
+	if (target_of(base) != T_NONE)
+		found = target_of(base);
+	for (i = 0; i < ARRAY_SIZE(no_trace); i++)
+		if (!strcmp(base, no_trace[i]))
+			found = T_NONE;
+	free(copy);
+	return found;
+}
+
 static enum target dir_target(const char *dir, enum target target)
 {
 	char *marker, line[64] = "";
@@ -536,7 +563,7 @@ static enum target dir_target(const char *dir, enum target target)
 	f = fopen(marker, "r");
 	free(marker);
 	if (!f)
-		return target;
+		return dir_name_target(dir, target);
 	if (!fgets(line, sizeof(line), f))
 		line[0] = '\0';
 	fclose(f);
