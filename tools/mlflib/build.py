@@ -57,6 +57,10 @@ def check_variant(variant, bug):
         bugs = mlflist.bug_variants()
         if bug not in bugs:
             raise common.MlfError("unknown bug variant %r (have: %s)" % (bug, ", ".join(bugs)))
+        isos, iso_default = mlflist.iso_variants()
+        if variant in isos and variant != iso_default and bug in mlflist.reclaim_bugs():
+            raise common.MlfError("%s is built on %s (src/mm/reclaim.cmake), not %s: "
+                                  "drop --variant" % (bug, iso_default, variant))
 
 
 def tree_name(preset, variant=None, bug=None):

@@ -62,6 +62,17 @@ def iso_variants():
     return (m.group(1).split() if m else []), (d.group(1) if d else None)
 
 
+def reclaim_bugs():
+    """The bug variants that live in the reclaim port (src/mm/reclaim.cmake),
+    which it builds on the default isolation variant."""
+    try:
+        text = _read(RECLAIM_CMAKE)
+    except OSError:
+        return []
+    m = re.search(r"set\(MLF_RECLAIM_BUGS\s+([^)]*)\)", text)
+    return m.group(1).split() if m else []
+
+
 def bug_macro_to_name(macro_tail):
     """NO_SEQ_ADVANCE -> bug-no-seq-advance (CMake's mlf_bug_macro reversed)."""
     return "bug-" + macro_tail.lower().replace("_", "-")

@@ -10,6 +10,7 @@ import os
 import signal
 
 from . import common
+from . import list as mlflist
 
 SUMMARY_PREFIX = "mlf stress:"
 
@@ -31,6 +32,10 @@ def run(args, extra):
         raise common.MlfError("need at least one reader or writer")
     if args.time <= 0:
         raise common.MlfError("--time must be positive")
+    if args.variant in mlflist.iso_variants()[0]:
+        raise common.MlfError("%s is an isolation variant of the reclaim target; stress runs "
+                              "the memcg LRU port (its variants: tools/mlf list variants)"
+                              % args.variant)
     build = mlfbuild.ensure_built(args.preset, args.variant, args.bug)
     binary = _binary(build, args.variant, args.bug)
     if not os.path.exists(binary):
