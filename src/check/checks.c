@@ -256,16 +256,6 @@ static int first_entry(const struct mlf_world *w, int nid, int gen, int *slot)
 	return -1;
 }
 
-static void fail_at(struct mlf_failure *f, const char *check, int nid, int gen,
-		    int bin, int memcg)
-{
-	mlf_failure_init(f, check);
-	f->node = nid;
-	f->gen = gen;
-	f->bin = bin;
-	f->memcg = memcg;
-}
-
 /* ---- list.links ---- */
 
 static bool links_bin(const struct mlf_world *w, int nid, int gen, int bin,
@@ -284,7 +274,7 @@ static bool links_bin(const struct mlf_world *w, int nid, int gen, int bin,
 		int slot = s.slots[k];
 
 		if (pos->pprev != want) {
-			fail_at(f, "list.links", nid, gen, bin, slot);
+			mlf_failure_at(f, "list.links", nid, gen, bin, slot);
 			if (prev < 0)
 				mlf_failure_msg(f,
 					"fifo[%d][%d]: entry 0 (m%d)'s pprev points at %p instead of the head's first (%p)",
@@ -301,7 +291,7 @@ static bool links_bin(const struct mlf_world *w, int nid, int gen, int bin,
 		prev = slot;
 	}
 	if (s.end == SCAN_CYCLE) {
-		fail_at(f, "list.links", nid, gen, bin, MLF_NONE);
+		mlf_failure_at(f, "list.links", nid, gen, bin, MLF_NONE);
 		mlf_failure_msg(f,
 			"fifo[%d][%d]: no nulls marker after %d entries: the list has a cycle",
 			gen, bin, s.len);
@@ -310,7 +300,8 @@ static bool links_bin(const struct mlf_world *w, int nid, int gen, int bin,
 	/* list.membership reports what it cannot vouch for */
 	if (s.end == SCAN_UNKNOWN || s.end_value == (unsigned long)gen)
 		return true;
-	fail_at(f, "list.links", nid, gen, bin, prev < 0 ? MLF_NONE : prev);
+	mlf_failure_at(f, "list.links", nid, gen, bin,
+		       prev < 0 ? MLF_NONE : prev);
 	if (prev < 0)
 		mlf_failure_msg(f,
 			"fifo[%d][%d]: the empty head holds nulls value %lu instead of its generation %d",
@@ -372,8 +363,8 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 				int slot = s.slots[i];
 
 				if (where.count[slot]++) {
-					fail_at(f, "list.membership", nid, gen,
-						bin, slot);
+					mlf_failure_at(f, "list.membership",
+						       nid, gen, bin, slot);
 					mlf_failure_msg(f,
 						"m%d is in fifo[%d][%d] (entry %d) and already in fifo[%d][%d]",
 						slot, gen, bin, i,
@@ -385,8 +376,8 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 				where.bin[slot] = bin;
 			}
 			if (s.end == SCAN_UNKNOWN) {
-				fail_at(f, "list.membership", nid, gen, bin,
-					MLF_NONE);
+				mlf_failure_at(f, "list.membership", nid, gen,
+					       bin, MLF_NONE);
 				mlf_failure_msg(f,
 					"fifo[%d][%d]: entry %d is %p, the lrugen of no live memcg on node %d (stale or freed pointer)",
 					gen, bin, s.len, (void *)s.bad, nid);
@@ -406,16 +397,16 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 		hashed = !hlist_nulls_unhashed(&lrugen->list);
 		if (!where.count[i]) {
 			if (slot->state != SLOT_DEAD) {
-				fail_at(f, "list.membership", nid, MLF_NONE,
-					MLF_NONE, i);
+				mlf_failure_at(f, "list.membership", nid,
+					       MLF_NONE, MLF_NONE, i);
 				mlf_failure_msg(f,
 					"m%d is %s but in no bin of node %d",
 					i, state_names[slot->state], nid);
 				return false;
 			}
 			if (hashed) {
-				fail_at(f, "list.membership", nid, lrugen->gen,
-					MLF_NONE, i);
+				mlf_failure_at(f, "list.membership", nid,
+					       lrugen->gen, MLF_NONE, i);
 				mlf_failure_msg(f,
 					"m%d is in no bin of node %d but hashed (pprev %p)",
 					i, nid, (void *)lrugen->list.pprev);
@@ -426,14 +417,14 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 		gen = where.gen[i];
 		bin = where.bin[i];
 		if (!hashed) {
-			fail_at(f, "list.membership", nid, gen, bin, i);
+			mlf_failure_at(f, "list.membership", nid, gen, bin, i);
 			mlf_failure_msg(f,
 				"m%d sits in fifo[%d][%d] but is unhashed (pprev NULL)",
 				i, gen, bin);
 			return false;
 		}
 		if (lrugen->gen != gen) {
-			fail_at(f, "list.membership", nid, gen, bin, i);
+			mlf_failure_at(f, "list.membership", nid, gen, bin, i);
 			mlf_failure_msg(f,
 				"m%d sits in fifo[%d][%d] but its lrugen.gen is %d",
 				i, gen, bin, lrugen->gen);
@@ -441,7 +432,7 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 		}
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
 		if (lrugen->bin != bin) {
-			fail_at(f, "list.membership", nid, gen, bin, i);
+			mlf_failure_at(f, "list.membership", nid, gen, bin, i);
 			mlf_failure_msg(f,
 				"m%d sits in fifo[%d][%d] but its lrugen.bin is %d",
 				i, gen, bin, lrugen->bin);
@@ -478,8 +469,8 @@ static bool tail_bin(const struct mlf_world *w, int nid, int gen, int bin,
 		snprintf(what, sizeof(what), "m%d", tail_slot);
 	else
 		snprintf(what, sizeof(what), "no live lrugen of node %d", nid);
-	fail_at(f, "tail.cache", nid, gen, bin,
-		tail_slot >= 0 ? tail_slot : last_slot);
+	mlf_failure_at(f, "tail.cache", nid, gen, bin,
+		       tail_slot >= 0 ? tail_slot : last_slot);
 	if (!tail)
 		mlf_failure_msg(f,
 			"tail[%d][%d] is NULL but the bin holds %d entries (last m%d)",
@@ -536,7 +527,8 @@ bool check_nr_memcgs(const struct mlf_world *w, int nid, struct mlf_failure *f)
 		if (!whole)
 			continue;
 		if (lru->nr_memcgs[gen] != n) {
-			fail_at(f, "nr_memcgs", nid, gen, MLF_NONE, MLF_NONE);
+			mlf_failure_at(f, "nr_memcgs", nid, gen, MLF_NONE,
+				       MLF_NONE);
 			mlf_failure_msg(f,
 				"nr_memcgs[%d] is %lu but its bins hold %lu entries",
 				gen, lru->nr_memcgs[gen], n);
@@ -555,7 +547,7 @@ bool check_seq_monotonic(const struct mlf_world *w, int nid,
 
 	if (seq >= w->seq_before[nid])
 		return true;
-	fail_at(f, "seq.monotonic", nid, MLF_NONE, MLF_NONE, MLF_NONE);
+	mlf_failure_at(f, "seq.monotonic", nid, MLF_NONE, MLF_NONE, MLF_NONE);
 	mlf_failure_msg(f, "seq went down from %lu to %lu", w->seq_before[nid],
 			seq);
 	return false;
@@ -572,7 +564,8 @@ bool check_seq_valid_gens(const struct mlf_world *w, int nid,
 	bin = first_entry(w, nid, gen, &slot);
 	if (bin < 0)
 		return true;
-	fail_at(f, "seq.valid_gens", nid, gen, bin, slot >= 0 ? slot : MLF_NONE);
+	mlf_failure_at(f, "seq.valid_gens", nid, gen, bin,
+		       slot >= 0 ? slot : MLF_NONE);
 	mlf_failure_msg(f,
 		"seq %lu: generation %d is neither old nor young but fifo[%d][%d] holds %s%d",
 		seq, gen, gen, bin, slot >= 0 ? "m" : "an unknown entry ", slot);
@@ -592,8 +585,8 @@ bool check_seq_old_nonempty(const struct mlf_world *w, int nid,
 	bin = first_entry(w, nid, young, &slot);
 	if (bin < 0)
 		return true;
-	fail_at(f, "seq.old_nonempty", nid, young, bin,
-		slot >= 0 ? slot : MLF_NONE);
+	mlf_failure_at(f, "seq.old_nonempty", nid, young, bin,
+		       slot >= 0 ? slot : MLF_NONE);
 	mlf_failure_msg(f,
 		"seq %lu: the old generation %d is empty but the young one %d is not (fifo[%d][%d] holds %s%d)",
 		seq, old, young, young, bin, slot >= 0 ? "m" : "an unknown entry ",
@@ -636,21 +629,24 @@ bool check_seq_advance(const struct mlf_world *w, int nid,
 	    node_empty(w, nid))
 		return true;
 	if (after != before && after != before + 1) {
-		fail_at(f, "seq.advance", nid, old_before, MLF_NONE, MLF_NONE);
+		mlf_failure_at(f, "seq.advance", nid, old_before, MLF_NONE,
+			       MLF_NONE);
 		mlf_failure_msg(f,
 			"seq went from %lu to %lu in one op: it moves by at most one",
 			before, after);
 		return false;
 	}
 	if (after == before && count_before && emptied) {
-		fail_at(f, "seq.advance", nid, old_before, MLF_NONE, MLF_NONE);
+		mlf_failure_at(f, "seq.advance", nid, old_before, MLF_NONE,
+			       MLF_NONE);
 		mlf_failure_msg(f,
 			"the op emptied the old generation %d (%lu entries before, 0 now) but seq stayed at %lu",
 			old_before, count_before, after);
 		return false;
 	}
 	if (after == before + 1 && !emptied) {
-		fail_at(f, "seq.advance", nid, old_before, MLF_NONE, MLF_NONE);
+		mlf_failure_at(f, "seq.advance", nid, old_before, MLF_NONE,
+			       MLF_NONE);
 		mlf_failure_msg(f,
 			"seq advanced from %lu to %lu but the old generation %d still holds %d entries",
 			before, after, old_before,
@@ -681,19 +677,19 @@ bool check_seg_semantics(const struct mlf_world *w, const struct mlf_op *op,
 	bool first, last, want_first = true;
 
 	if (rotate_op < MEMCG_LRU_HEAD || rotate_op > MEMCG_LRU_YOUNG) {
-		fail_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
+		mlf_failure_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
 		mlf_failure_msg(f, "m%d: no such rotation %d", id, rotate_op);
 		return false;
 	}
 	name = rotate_names[rotate_op];
 	if (!memcg) {
-		fail_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
+		mlf_failure_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
 		mlf_failure_msg(f, "m%d is gone after %s", id, name);
 		return false;
 	}
 	lrugen = &get_lruvec((struct mem_cgroup *)memcg, nid)->lrugen;
 	if (hlist_nulls_unhashed(&lrugen->list)) {
-		fail_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
+		mlf_failure_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
 		mlf_failure_msg(f, "m%d is not linked on node %d after %s", id,
 				nid, name);
 		return false;
@@ -735,7 +731,8 @@ bool check_seg_semantics(const struct mlf_world *w, const struct mlf_op *op,
 	    (want_first ? first : last))
 		return true;
 
-	fail_at(f, "seg.semantics", nid, gen, bin >= 0 ? bin : MLF_NONE, id);
+	mlf_failure_at(f, "seg.semantics", nid, gen, bin >= 0 ? bin : MLF_NONE,
+		       id);
 	mlf_failure_msg(f,
 		"after %s (before: gen %d seg %s, seq %lu) m%d is in gen %d seg %s, %s its bin; want gen %d seg %s, %s",
 		name, gen_before, seg_name(seg_before), seq_before, id, gen,
@@ -757,7 +754,7 @@ static bool model_seq(const struct mlf_world *w, int nid, struct mlf_failure *f)
 
 	if (seq == w->model.nodes[nid].seq)
 		return true;
-	fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, MLF_NONE);
+	mlf_failure_at(f, "model.order", nid, MLF_NONE, MLF_NONE, MLF_NONE);
 	mlf_failure_msg(f, "seq is %lu, the model's %lu", seq,
 			w->model.nodes[nid].seq);
 	return false;
@@ -772,7 +769,7 @@ static bool model_bin(const struct mlf_world *w, int nid, int gen, int bin,
 
 	scan_bin(w, nid, gen, bin, &s);
 	if (s.end != SCAN_NULLS) {
-		fail_at(f, "model.order", nid, gen, bin, MLF_NONE);
+		mlf_failure_at(f, "model.order", nid, gen, bin, MLF_NONE);
 		mlf_failure_msg(f,
 			"fifo[%d][%d] cannot be walked past entry %d (%s)",
 			gen, bin, s.len,
@@ -785,8 +782,8 @@ static bool model_bin(const struct mlf_world *w, int nid, int gen, int bin,
 
 		if (port == model)
 			continue;
-		fail_at(f, "model.order", nid, gen, bin,
-			port >= 0 ? port : model);
+		mlf_failure_at(f, "model.order", nid, gen, bin,
+			       port >= 0 ? port : model);
 		if (port < 0)
 			mlf_failure_msg(f,
 				"fifo[%d][%d] position %d: the port's bin ends (%d entries), the model has m%d",
@@ -815,7 +812,7 @@ static bool model_memcg(const struct mlf_world *w, int nid, int i,
 	long refs;
 
 	if (!memcg != !mc->allocated) {
-		fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+		mlf_failure_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
 		mlf_failure_msg(f, "m%d %s in the port, %s in the model", i,
 				memcg ? "exists" : "does not exist",
 				mc->allocated ? "exists" : "does not exist");
@@ -827,13 +824,13 @@ static bool model_memcg(const struct mlf_world *w, int nid, int i,
 	linked = !hlist_nulls_unhashed(&lrugen->list);
 	refs = atomic_long_read(&memcg->refcnt);
 	if (refs != mc->refs) {
-		fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+		mlf_failure_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
 		mlf_failure_msg(f, "m%d holds %ld references, %ld in the model",
 				i, refs, mc->refs);
 		return false;
 	}
 	if (linked != mc->linked[nid]) {
-		fail_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
+		mlf_failure_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
 		mlf_failure_msg(f, "m%d is %s in the port, %s in the model", i,
 				linked ? "linked" : "unlinked",
 				mc->linked[nid] ? "linked" : "unlinked");
@@ -841,7 +838,7 @@ static bool model_memcg(const struct mlf_world *w, int nid, int i,
 	}
 	if (linked && (lrugen->gen != mc->gen[nid] ||
 		       lrugen->seg != mc->seg[nid])) {
-		fail_at(f, "model.order", nid, lrugen->gen, MLF_NONE, i);
+		mlf_failure_at(f, "model.order", nid, lrugen->gen, MLF_NONE, i);
 		mlf_failure_msg(f,
 			"m%d has gen %d seg %s in the port, gen %d seg %s in the model",
 			i, lrugen->gen, seg_name(lrugen->seg), mc->gen[nid],
@@ -889,8 +886,9 @@ bool check_reclaim_progress(const struct mlf_world *w, int nid, int walk_gen,
 		if (!memcg || memcg->id != id)
 			continue;
 		if (!hlist_nulls_unhashed(&slot_lrugen(w, id, nid)->list)) {
-			fail_at(f, "reclaim.progress", nid,
-				slot_lrugen(w, id, nid)->gen, MLF_NONE, id);
+			mlf_failure_at(f, "reclaim.progress", nid,
+				       slot_lrugen(w, id, nid)->gen, MLF_NONE,
+				       id);
 			mlf_failure_msg(f,
 				"the walk found m%d dead (tryget failed) but left it linked in gen %d",
 				id, slot_lrugen(w, id, nid)->gen);
@@ -908,7 +906,8 @@ bool check_reclaim_progress(const struct mlf_world *w, int nid, int walk_gen,
 		if (hlist_nulls_unhashed(&lrugen->list) ||
 		    lrugen->gen != walk_gen)
 			continue;
-		fail_at(f, "reclaim.progress", nid, walk_gen, MLF_NONE, i);
+		mlf_failure_at(f, "reclaim.progress", nid, walk_gen, MLF_NONE,
+			       i);
 		mlf_failure_msg(f,
 			"a whole walk of gen %d left dead m%d linked in it",
 			walk_gen, i);
@@ -930,7 +929,7 @@ bool check_nr_memcgs_model(const struct mlf_world *w, int nid,
 
 		if (lru->nr_memcgs[gen] == n)
 			continue;
-		fail_at(f, "nr_memcgs", nid, gen, MLF_NONE, MLF_NONE);
+		mlf_failure_at(f, "nr_memcgs", nid, gen, MLF_NONE, MLF_NONE);
 		mlf_failure_msg(f,
 			"nr_memcgs[%d] is %lu but the model's gen %d holds %lu entries",
 			gen, lru->nr_memcgs[gen], gen, n);
@@ -956,7 +955,7 @@ static bool membership_bin(const struct mlf_world *w, int nid, int gen,
 	scan_bin(w, nid, gen, bin, &s);
 	if (s.end != SCAN_UNKNOWN)
 		return true;
-	fail_at(f, "list.membership", nid, gen, bin, MLF_NONE);
+	mlf_failure_at(f, "list.membership", nid, gen, bin, MLF_NONE);
 	mlf_failure_msg(f,
 		"fifo[%d][%d]: entry %d is %p, the lrugen of no live memcg on node %d (stale or freed pointer)",
 		gen, bin, s.len, (void *)s.bad, nid);
@@ -1024,8 +1023,8 @@ bool check_memcg(const struct mlf_world *w, int nid, int i,
 				  container_of(pprev, struct hlist_nulls_node,
 					       next));
 		if (prev < 0) {
-			fail_at(f, "list.membership", nid, lrugen->gen,
-				MLF_NONE, i);
+			mlf_failure_at(f, "list.membership", nid, lrugen->gen,
+				       MLF_NONE, i);
 			mlf_failure_msg(f,
 				"m%d's pprev %p is no bin head's first and no live lrugen's next on node %d",
 				i, (void *)pprev, nid);
@@ -1033,7 +1032,7 @@ bool check_memcg(const struct mlf_world *w, int nid, int i,
 		}
 	}
 	if (*pprev != &lrugen->list) {
-		fail_at(f, "list.links", nid, lrugen->gen, MLF_NONE, i);
+		mlf_failure_at(f, "list.links", nid, lrugen->gen, MLF_NONE, i);
 		if (prev >= 0)
 			mlf_failure_msg(f,
 				"m%d's pprev is m%d's next, which points at %p, not at m%d",
@@ -1046,8 +1045,8 @@ bool check_memcg(const struct mlf_world *w, int nid, int i,
 		return false;
 	}
 	if (head >= 0 && head / MEMCG_NR_BINS != lrugen->gen) {
-		fail_at(f, "list.membership", nid, head / MEMCG_NR_BINS,
-			head % MEMCG_NR_BINS, i);
+		mlf_failure_at(f, "list.membership", nid, head / MEMCG_NR_BINS,
+			       head % MEMCG_NR_BINS, i);
 		mlf_failure_msg(f,
 			"m%d heads fifo[%d][%d] but its lrugen.gen is %d", i,
 			head / MEMCG_NR_BINS, head % MEMCG_NR_BINS, lrugen->gen);
@@ -1056,7 +1055,8 @@ bool check_memcg(const struct mlf_world *w, int nid, int i,
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
 	if (lrugen->bin != w->model.memcgs[i].bin[nid] ||
 	    (head >= 0 && head % MEMCG_NR_BINS != lrugen->bin)) {
-		fail_at(f, "list.membership", nid, lrugen->gen, lrugen->bin, i);
+		mlf_failure_at(f, "list.membership", nid, lrugen->gen,
+			       lrugen->bin, i);
 		mlf_failure_msg(f,
 			"m%d's lrugen.bin is %d; it sits in bin %d in the model%s",
 			i, lrugen->bin, w->model.memcgs[i].bin[nid],
@@ -1070,7 +1070,8 @@ bool check_memcg(const struct mlf_world *w, int nid, int i,
 	if (is_a_nulls(next)) {
 		if (get_nulls_value(next) == lrugen->gen)
 			return true;
-		fail_at(f, "list.membership", nid, lrugen->gen, MLF_NONE, i);
+		mlf_failure_at(f, "list.membership", nid, lrugen->gen, MLF_NONE,
+			       i);
 		mlf_failure_msg(f,
 			"m%d ends a list on nulls value %lu but its lrugen.gen is %d",
 			i, get_nulls_value(next), lrugen->gen);
@@ -1078,14 +1079,16 @@ bool check_memcg(const struct mlf_world *w, int nid, int i,
 	}
 	after = map_lookup(w, nid, next);
 	if (after < 0) {
-		fail_at(f, "list.membership", nid, lrugen->gen, MLF_NONE, i);
+		mlf_failure_at(f, "list.membership", nid, lrugen->gen, MLF_NONE,
+			       i);
 		mlf_failure_msg(f,
 			"m%d's next %p is the lrugen of no live memcg on node %d",
 			i, (void *)next, nid);
 		return false;
 	}
 	if (next->pprev != &lrugen->list.next) {
-		fail_at(f, "list.links", nid, lrugen->gen, MLF_NONE, after);
+		mlf_failure_at(f, "list.links", nid, lrugen->gen, MLF_NONE,
+			       after);
 		mlf_failure_msg(f,
 			"m%d follows m%d but its pprev points at %p instead of m%d's next (%p)",
 			after, i, (void *)next->pprev, i,

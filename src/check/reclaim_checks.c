@@ -68,8 +68,8 @@ bool check_isolated_nonneg(const struct mlf_reclaim_world *rw,
 						     NR_ISOLATED_ANON + type);
 
 			if (v < 0) {
-				mlf_failure_init(f, "isolated.nonneg");
-				f->node = nid;
+				mlf_failure_at(f, "isolated.nonneg", nid,
+					       MLF_NONE, MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f, "NR_ISOLATED_%s = %ld",
 						type ? "FILE" : "ANON", v);
 				return false;
@@ -82,9 +82,9 @@ bool check_isolated_nonneg(const struct mlf_reclaim_world *rw,
 					continue;
 				v = atomic_long_read(&lruvec->lrugen.nr_isolated[type]);
 				if (v < 0) {
-					mlf_failure_init(f, "isolated.nonneg");
-					f->node = nid;
-					f->memcg = i;
+					mlf_failure_at(f, "isolated.nonneg",
+						       nid, MLF_NONE, MLF_NONE,
+						       i);
 					mlf_failure_msg(f, "lruvec nr_isolated[%s] = %ld",
 							type_name[type], v);
 					return false;
@@ -111,8 +111,8 @@ bool check_isolated_exact(const struct mlf_reclaim_world *rw,
 						     NR_ISOLATED_ANON + type);
 
 			if (v != want) {
-				mlf_failure_init(f, "isolated.exact");
-				f->node = nid;
+				mlf_failure_at(f, "isolated.exact", nid,
+					       MLF_NONE, MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f,
 						"NR_ISOLATED_%s = %ld, but %ld folios are isolated",
 						type ? "FILE" : "ANON", v, want);
@@ -129,9 +129,8 @@ bool check_isolated_exact(const struct mlf_reclaim_world *rw,
 				want = known_isolated(rw, nid, lruvec, type);
 				got = atomic_long_read(&lruvec->lrugen.nr_isolated[type]);
 				if (got != want) {
-					mlf_failure_init(f, "isolated.exact");
-					f->node = nid;
-					f->memcg = i;
+					mlf_failure_at(f, "isolated.exact", nid,
+						       MLF_NONE, MLF_NONE, i);
 					mlf_failure_msg(f,
 							"lruvec nr_isolated[%s] = %ld, but %ld folios are isolated from it",
 							type_name[type], got, want);
@@ -165,8 +164,8 @@ bool check_isolated_sum(const struct mlf_reclaim_world *rw,
 					sum += atomic_long_read(&lruvec->lrugen.nr_isolated[type]);
 			}
 			if (v != sum) {
-				mlf_failure_init(f, "isolated.sum");
-				f->node = nid;
+				mlf_failure_at(f, "isolated.sum", nid, MLF_NONE,
+					       MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f,
 						"NR_ISOLATED_%s = %ld, its lruvecs' nr_isolated[%s] sum to %ld",
 						type ? "FILE" : "ANON", v,
@@ -195,8 +194,8 @@ bool check_isolated_quiescent(const struct mlf_reclaim_world *rw,
 						     NR_ISOLATED_ANON + type);
 
 			if (v) {
-				mlf_failure_init(f, "isolated.quiescent");
-				f->node = nid;
+				mlf_failure_at(f, "isolated.quiescent", nid,
+					       MLF_NONE, MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f, "NR_ISOLATED_%s = %ld with no reclaim in flight",
 						type ? "FILE" : "ANON", v);
 				return false;
@@ -209,9 +208,9 @@ bool check_isolated_quiescent(const struct mlf_reclaim_world *rw,
 					continue;
 				v = atomic_long_read(&lruvec->lrugen.nr_isolated[type]);
 				if (v) {
-					mlf_failure_init(f, "isolated.quiescent");
-					f->node = nid;
-					f->memcg = i;
+					mlf_failure_at(f, "isolated.quiescent",
+						       nid, MLF_NONE, MLF_NONE,
+						       i);
 					mlf_failure_msg(f, "lruvec nr_isolated[%s] = %ld with no reclaim in flight",
 							type_name[type], v);
 					return false;
@@ -246,18 +245,17 @@ bool check_throttle_decision(const struct mlf_throttle_decision *d,
 	want = evictable & ~over;
 
 	if (d->sleep && (d->exempt || !evictable || over != evictable)) {
-		mlf_failure_init(f, "throttle.only_when_all");
-		f->node = lruvec->pgdat->node_id;
-		f->memcg = lruvec_memcg(lruvec)->id;
+		mlf_failure_at(f, "throttle.only_when_all",
+			       lruvec->pgdat->node_id, MLF_NONE, MLF_NONE,
+			       lruvec_memcg(lruvec)->id);
 		mlf_failure_msg(f,
 				"sleeps with evictable types %#x, over-isolated %#x%s",
 				evictable, over, d->exempt ? " (kswapd: exempt)" : "");
 		return false;
 	}
 	if (d->allowed != want) {
-		mlf_failure_init(f, "throttle.allowed");
-		f->node = lruvec->pgdat->node_id;
-		f->memcg = lruvec_memcg(lruvec)->id;
+		mlf_failure_at(f, "throttle.allowed", lruvec->pgdat->node_id,
+			       MLF_NONE, MLF_NONE, lruvec_memcg(lruvec)->id);
 		mlf_failure_msg(f,
 				"allows types %#x; evictable and not over-isolated: %#x",
 				d->allowed, want);
@@ -272,9 +270,9 @@ bool check_throttle_isolated(const struct lru_gen_eviction *ev,
 {
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
 	if (!list_empty(&ev->list) && !(ev->allowed & BIT(ev->type))) {
-		mlf_failure_init(f, "throttle.allowed");
-		f->node = ev->lruvec->pgdat->node_id;
-		f->memcg = lruvec_memcg(ev->lruvec)->id;
+		mlf_failure_at(f, "throttle.allowed",
+			       ev->lruvec->pgdat->node_id, MLF_NONE, MLF_NONE,
+			       lruvec_memcg(ev->lruvec)->id);
 		mlf_failure_msg(f, "isolated %zu %s folios; allowed types %#x",
 				list_count_nodes(&ev->list),
 				type_name[ev->type], ev->allowed);
@@ -292,9 +290,8 @@ bool check_shadow_budget(struct lruvec *lruvec, int memcg,
 			       mlf_lruvec_count_folios(lruvec, LRU_GEN_FILE);
 
 	if (pages != folios) {
-		mlf_failure_init(f, "shadow.budget");
-		f->node = lruvec->pgdat->node_id;
-		f->memcg = memcg;
+		mlf_failure_at(f, "shadow.budget", lruvec->pgdat->node_id,
+			       MLF_NONE, MLF_NONE, memcg);
 		mlf_failure_msg(f,
 				"count_shadow_nodes counts %lu LRU pages; the lruvec has %lu folios on its lists",
 				pages, folios);
@@ -319,8 +316,8 @@ bool check_stats_reparent(const struct mlf_reclaim_world *rw,
 			long v = node_page_state_raw(&rw->w.nodes[nid], idx);
 
 			if (v != rw->expect_node[nid][e]) {
-				mlf_failure_init(f, "stats.reparent");
-				f->node = nid;
+				mlf_failure_at(f, "stats.reparent", nid,
+					       MLF_NONE, MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f, "node %s = %ld, expected %ld",
 						event_name[e], v,
 						rw->expect_node[nid][e]);
@@ -328,8 +325,8 @@ bool check_stats_reparent(const struct mlf_reclaim_world *rw,
 			}
 			v = lruvec_page_state_local_raw(get_lruvec(rw->root, nid), idx);
 			if (v != rw->expect_root[nid][e]) {
-				mlf_failure_init(f, "stats.reparent");
-				f->node = nid;
+				mlf_failure_at(f, "stats.reparent", nid,
+					       MLF_NONE, MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f, "root memcg local %s = %ld, expected %ld",
 						event_name[e], v,
 						rw->expect_root[nid][e]);
@@ -342,9 +339,8 @@ bool check_stats_reparent(const struct mlf_reclaim_world *rw,
 					continue;
 				v = lruvec_page_state_local_raw(lruvec, idx);
 				if (v != rw->expect[i][nid][e]) {
-					mlf_failure_init(f, "stats.reparent");
-					f->node = nid;
-					f->memcg = i;
+					mlf_failure_at(f, "stats.reparent", nid,
+						       MLF_NONE, MLF_NONE, i);
 					mlf_failure_msg(f,
 							"local %s = %ld, expected %ld (updates while dying go to the parent)",
 							event_name[e], v,

@@ -706,11 +706,7 @@ static void fail_conservation(int nid, int gen, int bin, int memcg,
 	struct mlf_failure f;
 	va_list ap;
 
-	mlf_failure_init(&f, "conservation");
-	f.node = nid;
-	f.gen = gen;
-	f.bin = bin;
-	f.memcg = memcg;
+	mlf_failure_at(&f, "conservation", nid, gen, bin, memcg);
 	va_start(ap, fmt);
 	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
 	va_end(ap);

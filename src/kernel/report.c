@@ -20,6 +20,16 @@ void mlf_failure_init(struct mlf_failure *f, const char *check)
 	f->op = mlf_current_op;
 }
 
+void mlf_failure_at(struct mlf_failure *f, const char *check, int node,
+		    int gen, int bin, int memcg)
+{
+	mlf_failure_init(f, check);
+	f->node = node;
+	f->gen = gen;
+	f->bin = bin;
+	f->memcg = memcg;
+}
+
 void mlf_failure_msg(struct mlf_failure *f, const char *fmt, ...)
 {
 	va_list ap;

@@ -25,6 +25,9 @@ struct mlf_failure {
 extern __thread long mlf_current_op;
 
 void mlf_failure_init(struct mlf_failure *f, const char *check);
+/* The same, naming where: node, gen, bin and memcg (MLF_NONE if none). */
+void mlf_failure_at(struct mlf_failure *f, const char *check, int node,
+		    int gen, int bin, int memcg);
 __attribute__((format(printf, 2, 3))) void
 mlf_failure_msg(struct mlf_failure *f, const char *fmt, ...);
 
