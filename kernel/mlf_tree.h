@@ -42,10 +42,11 @@
  * a WRITE_ONCE() of a struct hlist_nulls_node pointer is a release store:
  * what the shim's own __hlist_nulls_del() does, same instruction on x86.
  * Narrow on purpose: only that pointer type, so a plain publish (*pprev =
- * n without rcu_assign_pointer()) is still a race TSan reports. (The add
- * and replace helpers' WRITE_ONCE(n->next, first) become releases too:
- * harmless, they store into a node not yet published, whose publication
- * is a release anyway.) The cost: a tree
+ * n without rcu_assign_pointer()) is still a race TSan reports. The add
+ * and replace helpers' WRITE_ONCE(n->next, first) become releases too,
+ * and need to: a reader standing on a node that a writer moves follows its
+ * new ->next into a node that may have been onlined a moment ago (the
+ * shim's WRITE_ONCE_DEP() in compiler.h, for the same reason). The cost: a tree
  * that publishes a new node with WRITE_ONCE() in place of
  * rcu_assign_pointer() passes under TSan here (the port's build, where
  * only __hlist_nulls_del() releases, still reports it).

@@ -12,6 +12,18 @@
 #define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, val) __atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
 
+/*
+ * A WRITE_ONCE() of a pointer that a lockless reader may follow from an
+ * object it already stands on (a moved node's ->next, an unlinked node's
+ * predecessor link). The kernel relies on address-dependency ordering: the
+ * writer holds the lock under which the pointee was published, and the
+ * reader's later loads depend on the pointer it read. ThreadSanitizer does
+ * not model dependencies, so the shim spells it as a release store, which
+ * is the same instruction on x86 and can only add ordering the kernel
+ * already has; a plain publish (no rcu_assign_pointer) still races.
+ */
+#define WRITE_ONCE_DEP(x, val) __atomic_store_n(&(x), (val), __ATOMIC_RELEASE)
+
 #define barrier() __asm__ __volatile__("" ::: "memory")
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)

@@ -67,14 +67,8 @@ static inline void __hlist_nulls_del(struct hlist_nulls_node *n)
 	struct hlist_nulls_node *next = n->next;
 	struct hlist_nulls_node **pprev = n->pprev;
 
-	/*
-	 * A release store where the kernel has WRITE_ONCE(): @next was
-	 * published with rcu_assign_pointer() when it was inserted, and a
-	 * reader that now reaches it through *pprev relies on that; the
-	 * kernel gets it from address dependencies, ThreadSanitizer needs
-	 * the release here to see it. Same instruction on x86.
-	 */
-	__atomic_store_n(pprev, next, __ATOMIC_RELEASE);
+	/* WRITE_ONCE() in the kernel; compiler.h says why _DEP */
+	WRITE_ONCE_DEP(*pprev, next);
 	if (!is_a_nulls(next))
 		WRITE_ONCE(next->pprev, pprev);
 }

@@ -3,7 +3,10 @@
  * The RCU variants of hlist_nulls: writers (under a lock) publish with
  * rcu_assign_pointer and keep a removed node's ->next intact, so a reader
  * standing on it can still move on; the reader notices a move by the nulls
- * value it ends on. Includes hlist_nulls_add_behind_rcu() from the seed
+ * value it ends on. A reader standing on a node that moves follows its new
+ * ->next into whatever the writer linked it before, maybe a node onlined a
+ * moment ago: those stores are WRITE_ONCE_DEP() (compiler.h).
+ * Includes hlist_nulls_add_behind_rcu() from the seed
  * series (patch 1/5 of "reduce memcg rotation overhead").
  */
 #ifndef _MLF_KERNEL_RCULIST_NULLS_H
@@ -40,7 +43,7 @@ static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
 {
 	struct hlist_nulls_node *first = h->first;
 
-	WRITE_ONCE(n->next, first);
+	WRITE_ONCE_DEP(n->next, first);
 	WRITE_ONCE(n->pprev, &h->first);
 	rcu_assign_pointer(hlist_nulls_first_rcu(h), n);
 	if (!is_a_nulls(first))
@@ -57,7 +60,7 @@ static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
 static inline void hlist_nulls_add_behind_rcu(struct hlist_nulls_node *n,
 					      struct hlist_nulls_node *last)
 {
-	WRITE_ONCE(n->next, last->next);
+	WRITE_ONCE_DEP(n->next, last->next);
 	WRITE_ONCE(n->pprev, &last->next);
 	rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
 #ifndef MLF_BUG_ADD_BEHIND_INTERIOR
@@ -76,7 +79,7 @@ static inline void hlist_nulls_add_tail_rcu(struct hlist_nulls_node *n,
 		last = i;
 
 	if (last) {
-		WRITE_ONCE(n->next, last->next);
+		WRITE_ONCE_DEP(n->next, last->next);
 		WRITE_ONCE(n->pprev, &last->next);
 		rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
 	} else {
@@ -96,7 +99,7 @@ static inline void hlist_nulls_replace_rcu(struct hlist_nulls_node *old,
 {
 	struct hlist_nulls_node *next = old->next;
 
-	WRITE_ONCE(new->next, next);
+	WRITE_ONCE_DEP(new->next, next);
 	WRITE_ONCE(new->pprev, old->pprev);
 	rcu_assign_pointer(hlist_nulls_pprev_rcu(new), new);
 	if (!is_a_nulls(next))
