@@ -6,9 +6,10 @@
 # <target>_seed_corpus.zip, <target>.dict and <target>.options. No cmake: the
 # sources are compiled directly, as OSS-Fuzz projects usually do.
 #
-# Optional: MLF_VARIANT (default p1-5-lockrand), MLF_BUG (a bug-* variant) and
-# MLF_ISO (reclaim target; default iso-throttle) choose the port, as the
-# CMake options of the same names do.
+# Optional: MLF_VARIANT (default p1-5-lockrand), MLF_BUG (a bug-* variant:
+# zoo/<bug>.patch, applied to a copy of src/) and MLF_ISO (reclaim target;
+# default iso-throttle) choose the port, as the CMake options of the same
+# names do. The targets and their port flavours are fuzz/targets.json's.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${CC:=clang}" "${CFLAGS:=}" "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}"
@@ -22,9 +23,19 @@ macro() {	# p1-5-lockrand -> P1_5_LOCKRAND (as CMakeLists.txt derives it)
 	echo "$1" | tr 'a-z.-' 'A-Z__'
 }
 defs="-DMLF_VARIANT_$(macro "$VARIANT")"
+# the sources: src/, or a copy with the bug's patch applied (zoo/apply.cmake)
+SRC=$ROOT/src
 if [ -n "$BUG" ]; then
-	defs="$defs -DMLF_BUG_$(macro "${BUG#bug-}")"
+	rm -rf "$WORK/zoo"
+	mkdir -p "$WORK/zoo"
+	cp -r "$ROOT/src" "$WORK/zoo/src"
+	patch -p2 --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- \
+		-d "$WORK/zoo/src" -i "$ROOT/zoo/$BUG.patch" >/dev/null ||
+		{ echo "oss_fuzz_build: zoo/$BUG.patch no longer applies to src/" >&2; exit 1; }
+	SRC=$WORK/zoo/src
 fi
+# mlf_targets.h, generated from fuzz/targets.json as the CMake build does
+python3 "$ROOT/tools/mlflib/targets.py" --header "$WORK/gen/mlf_targets.h"
 
 # liburcu statically: the OSS-Fuzz runner image does not have the library
 urcu_cflags=$(pkg-config --cflags liburcu-memb)
@@ -47,8 +58,8 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 	fdefs=$(flavour_defs "$1")
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	for src in "$ROOT"/src/kernel/*.c "$ROOT"/src/mm/*.c "$ROOT"/src/harness/*.c \
-		   "$ROOT"/src/check/*.c "$ROOT"/fuzz/codec.c "$ROOT"/fuzz/trace.c \
+	for src in "$SRC"/kernel/*.c "$SRC"/mm/*.c "$SRC"/harness/*.c \
+		   "$SRC"/check/*.c "$ROOT"/fuzz/codec.c "$ROOT"/fuzz/trace.c \
 		   "$ROOT"/fuzz/trace_lex.c \
 		   $( [ "$1" = reclaim ] && echo "$ROOT/fuzz/reclaim_codec.c $ROOT/fuzz/reclaim_trace.c" ); do
 		obj=$dir/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
@@ -56,31 +67,32 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 		# hooks (fuzz/CMakeLists.txt says why)
 		nocmp=
 		case "$src" in
-		*/src/check/*.c | */src/harness/world.c | */src/harness/reclaim_world.c)
+		*/check/*.c | */harness/world.c | */harness/reclaim_world.c)
 			nocmp=-fno-sanitize-coverage=trace-cmp ;;
 		esac
 		# shellcheck disable=SC2086
-		$CC $CFLAGS $nocmp -std=gnu11 $warn $fdefs $urcu_cflags -I"$ROOT/src" -I"$ROOT/fuzz" \
-			-c "$src" -o "$obj"
+		$CC $CFLAGS $nocmp -std=gnu11 $warn $fdefs $urcu_cflags -I"$SRC" -I"$ROOT/fuzz" \
+			-I"$WORK/gen" -c "$src" -o "$obj"
 		objs+=("$obj")
 	done
 	ar rcs "$dir/libmlf.a" "${objs[@]}"
 }
 mkdir -p "$OUT"
 
-# the targets are the ones fuzz/ builds (mlf_fuzz_target in its CMake files)
-targets=$(cat "$ROOT"/fuzz/CMakeLists.txt "$ROOT"/fuzz/*.cmake |
-	sed -n 's/^[[:space:]]*mlf_fuzz_target(\([a-z_0-9]*\).*/\1/p' | sort -u)
-for t in $targets; do
+# the targets: "name port" per line of fuzz/targets.json
+table=$(python3 -c '
+import json, sys
+for t in json.load(open(sys.argv[1]))["targets"]:
+    print(t["name"], t["port"])' "$ROOT/fuzz/targets.json")
+while read -r t port; do
 	echo "oss_fuzz_build: $t"
 	flavour=default tdefs=
-	[ "$t" = reclaim ] && flavour=reclaim
-	# the trace parser fuzzes the reclaim trace's parser too
-	[ "$t" = trace_parser ] && flavour=reclaim tdefs=-DMLF_TRACE_RECLAIM
+	# the reclaim port; trace_parser also fuzzes the reclaim trace's parser
+	[ "$port" = reclaim ] && flavour=reclaim tdefs=-DMLF_TRACE_RECLAIM
 	[ -f "$WORK/mlf-obj-$flavour/libmlf.a" ] || build_archive $flavour
 	# shellcheck disable=SC2086,SC2046
-	$CC $CFLAGS -std=gnu11 $warn $(flavour_defs $flavour) $tdefs $urcu_cflags -I"$ROOT/src" \
-		-I"$ROOT/fuzz" -c "$ROOT/fuzz/$t.c" -o "$WORK/target_$t.o"
+	$CC $CFLAGS -std=gnu11 $warn $(flavour_defs $flavour) $tdefs $urcu_cflags -I"$SRC" \
+		-I"$ROOT/fuzz" -I"$WORK/gen" -c "$ROOT/fuzz/$t.c" -o "$WORK/target_$t.o"
 	# shellcheck disable=SC2086
 	$LINKER $CFLAGS "$WORK/target_$t.o" "$WORK/mlf-obj-$flavour/libmlf.a" \
 		$LIB_FUZZING_ENGINE $urcu_libs -lpthread -o "$OUT/$t"
@@ -93,19 +105,19 @@ for t in $targets; do
 	# flat, as OSS-Fuzz unpacks <target>_seed_corpus.zip into one directory
 	if [ -d "$ROOT/corpus/$t" ]; then
 		rm -f "$OUT/${t}_seed_corpus.zip"
-		python3 - "$ROOT/corpus/$t" "$OUT/${t}_seed_corpus.zip" <<'PY'
+		python3 - "$ROOT" "$ROOT/corpus/$t" "$OUT/${t}_seed_corpus.zip" <<'PY'
 import os, sys, zipfile
-src, dst = sys.argv[1], sys.argv[2]
-skip = (".trace", ".md", ".txt", ".dict", ".options")
+sys.path.insert(0, os.path.join(sys.argv[1], "tools"))
+from mlflib import targets  # the input-file rules of fuzz/targets.json
+src, dst = sys.argv[2], sys.argv[3]
 with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
     for top, dirs, files in os.walk(src):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if name.startswith((".", "README")) or name in ("TARGET", "EXPECT", "FLAKY") \
-                    or name.endswith(skip):
+            if not targets.is_input_name(name):
                 continue
             path = os.path.join(top, name)
             z.write(path, os.path.relpath(path, src).replace(os.sep, "_"))
 PY
 	fi
-done
+done <<<"$table"

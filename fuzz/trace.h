@@ -10,11 +10,12 @@
 #include <stdio.h>
 
 #include "codec.h"
+#include "mlf_targets.h" /* generated from fuzz/targets.json */
 #include "trace_lex.h" /* struct mlf_trace_error */
 
-#define MLF_TRACE_MAGIC "# mlf trace v1"
+#define MLF_TRACE_MAGIC MLF_TRACE_MAGIC_MEMCG_LRU
 /* the reclaim target's (reclaim_trace.h): each parser refuses the other's */
-#define MLF_RECLAIM_TRACE_MAGIC "# mlf reclaim trace v1"
+#define MLF_RECLAIM_TRACE_MAGIC MLF_TRACE_MAGIC_RECLAIM
 
 /* The magic line, the header line, then one line per op. */
 void mlf_trace_print(FILE *out, const struct mlf_header *h,

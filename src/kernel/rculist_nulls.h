@@ -63,10 +63,8 @@ static inline void hlist_nulls_add_behind_rcu(struct hlist_nulls_node *n,
 	WRITE_ONCE_DEP(n->next, last->next);
 	WRITE_ONCE(n->pprev, &last->next);
 	rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
-#ifndef MLF_BUG_ADD_BEHIND_INTERIOR
 	if (!is_a_nulls(n->next))
 		WRITE_ONCE(n->next->pprev, &n->next);
-#endif
 }
 
 static inline void hlist_nulls_add_tail_rcu(struct hlist_nulls_node *n,

@@ -53,11 +53,7 @@ static inline int rcu_read_lock_held(void)
 #define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define rcu_dereference_raw(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define rcu_dereference_protected(p, c) (p)
-#ifdef MLF_BUG_PLAIN_PUBLISH
-#define rcu_assign_pointer(p, v) ((p) = (v))
-#else
 #define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
-#endif
 #define RCU_INIT_POINTER(p, v) WRITE_ONCE(p, v)
 
 #endif

@@ -482,28 +482,16 @@ static int throttle_evictable_types(struct lruvec *lruvec,
 			.exempt = current_is_kswapd(),
 		};
 		unsigned int evictable = 0;
-		bool over_any = false;
 
 		for (type = !swappiness; type < ANON_AND_FILE; type++) {
 			if (!lru_gen_evictable_size(lruvec, type))
 				continue;
 			evictable |= BIT(type);
-			if (lru_gen_too_many_isolated(lruvec, type, sc))
-				over_any = true;
-			else
+			if (!lru_gen_too_many_isolated(lruvec, type, sc))
 				d.allowed |= BIT(type);
 		}
 
-#ifdef MLF_BUG_THROTTLE_ANY_TYPE
-		/* v3: throttled as soon as any type was over, and did not
-		 * restrict the type isolated afterwards */
-		d.sleep = over_any && !stalled;
-		if (!d.sleep && !stalled)
-			d.allowed = evictable;
-#else
-		(void)over_any;
 		d.sleep = evictable && !d.allowed && !stalled;
-#endif
 		trace_mlf_evict(MLF_EVICT_THROTTLE, lruvec, &d);
 
 		if (!d.sleep)
@@ -568,7 +556,7 @@ int lru_gen_evict_begin(struct lruvec *lruvec, struct scan_control *sc,
 
 	ev->type = type;
 	ev->nr_isolated = isolated;
-#if defined(CONFIG_LRU_GEN_ISO_COUNT) && !defined(MLF_BUG_NO_NR_ISOLATED)
+#ifdef CONFIG_LRU_GEN_ISO_COUNT
 	if (isolated)
 		__mod_node_page_state(pgdat, NR_ISOLATED_ANON + type, isolated);
 #endif
@@ -694,7 +682,7 @@ retry:
 		goto retry;
 	}
 
-#if defined(CONFIG_LRU_GEN_ISO_COUNT) && !defined(MLF_BUG_NO_NR_ISOLATED)
+#ifdef CONFIG_LRU_GEN_ISO_COUNT
 	mod_node_page_state(pgdat, NR_ISOLATED_ANON + ev->type,
 			    -ev->nr_isolated);
 #endif

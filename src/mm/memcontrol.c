@@ -74,12 +74,10 @@ static void mem_cgroup_free(struct mem_cgroup *memcg)
 	atomic_long_add(-1, &nr_allocated);
 }
 
-#ifndef MLF_BUG_FREE_NO_GRACE
 static void css_free_rcu_fn(struct rcu_head *head)
 {
 	mem_cgroup_free(container_of(head, struct mem_cgroup, rcu));
 }
-#endif
 
 void css_release(struct mem_cgroup *memcg)
 {
@@ -87,9 +85,5 @@ void css_release(struct mem_cgroup *memcg)
 	lru_gen_release_memcg(memcg);
 
 	/* readers may still stand on the lrugens: free after a grace period */
-#ifdef MLF_BUG_FREE_NO_GRACE
-	mem_cgroup_free(memcg);
-#else
 	call_rcu(&memcg->rcu, css_free_rcu_fn);
-#endif
 }

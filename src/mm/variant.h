@@ -10,7 +10,8 @@
  *   p1-5           + cond_resched points in shrink_many()
  *   p1-5-lockrand  + the random bin drawn inside the lock, when needed
  *
- * Bug variants (MLF_BUG_*) are defined on top of one of these.
+ * Bug variants are patches against these sources (zoo/), applied to a
+ * copy at build time: nothing here knows about them.
  */
 #ifndef _MLF_MM_VARIANT_H
 #define _MLF_MM_VARIANT_H

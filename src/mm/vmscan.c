@@ -19,10 +19,11 @@ int nr_node_ids = 1;
  ******************************************************************************/
 
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
+/* seed 000, patches 2 and 3: the helpers and the cached tail of each bin */
 
 static void lru_gen_add_memcg(struct lru_gen_memcg *memcg_lru,
-			      struct lru_gen_folio *lrugen, int gen, int bin,
-			      bool at_head)
+			      struct lru_gen_folio *lrugen,
+			      int gen, int bin, bool at_head)
 {
 	struct hlist_nulls_head *head = &memcg_lru->fifo[gen][bin];
 	struct hlist_nulls_node *last = memcg_lru->tail[gen][bin];
@@ -31,37 +32,6 @@ static void lru_gen_add_memcg(struct lru_gen_memcg *memcg_lru,
 
 	lrugen->bin = bin;
 
-#ifdef MLF_BUG_NO_TAIL_ON_EMPTY_HEAD
-	if (at_head || !last)
-		hlist_nulls_add_head_rcu(&lrugen->list, head);
-	else
-		hlist_nulls_add_behind_rcu(&lrugen->list, last);
-
-	if (!at_head)
-		memcg_lru->tail[gen][bin] = &lrugen->list;
-#elif defined(MLF_BUG_TAIL_ON_HEAD_INSERT)
-	if (at_head || !last)
-		hlist_nulls_add_head_rcu(&lrugen->list, head);
-	else
-		hlist_nulls_add_behind_rcu(&lrugen->list, last);
-
-	memcg_lru->tail[gen][bin] = &lrugen->list;
-#elif defined(MLF_BUG_ADD_BEHIND_INTERIOR)
-	/*
-	 * Insert a head-segment memcg behind the first entry rather than at
-	 * the head: the seed's hlist_nulls_add_behind_rcu() on an interior
-	 * node, which leaves the successor's pprev stale.
-	 */
-	if (!is_a_nulls(head->first) && at_head && head->first != last)
-		hlist_nulls_add_behind_rcu(&lrugen->list, head->first);
-	else if (at_head || !last)
-		hlist_nulls_add_head_rcu(&lrugen->list, head);
-	else
-		hlist_nulls_add_behind_rcu(&lrugen->list, last);
-
-	if (!at_head || !last)
-		memcg_lru->tail[gen][bin] = &lrugen->list;
-#else
 	if (at_head || !last)
 		hlist_nulls_add_head_rcu(&lrugen->list, head);
 	else
@@ -69,98 +39,42 @@ static void lru_gen_add_memcg(struct lru_gen_memcg *memcg_lru,
 
 	if (!at_head || !last)
 		memcg_lru->tail[gen][bin] = &lrugen->list;
-#endif
 }
 
 static void lru_gen_del_memcg(struct lru_gen_memcg *memcg_lru,
-			      struct lru_gen_folio *lrugen, int gen)
+			      struct lru_gen_folio *lrugen,
+			      int gen)
 {
 	const int bin = lrugen->bin;
 	struct hlist_nulls_head *head = &memcg_lru->fifo[gen][bin];
 
 	lockdep_assert_held(&memcg_lru->lock);
 
-#ifndef MLF_BUG_STALE_TAIL_ON_DEL
 	/* pprev points to head->first for the only entry, otherwise prev->next. */
 	if (memcg_lru->tail[gen][bin] == &lrugen->list)
-		memcg_lru->tail[gen][bin] =
-			lrugen->list.pprev == &head->first ?
-				NULL :
-				container_of(lrugen->list.pprev,
-					     struct hlist_nulls_node, next);
-#else
-	/* forgets the case where the only entry goes */
-	if (memcg_lru->tail[gen][bin] == &lrugen->list &&
-	    lrugen->list.pprev != &head->first)
-		memcg_lru->tail[gen][bin] = container_of(
-			lrugen->list.pprev, struct hlist_nulls_node, next);
-#endif
+		memcg_lru->tail[gen][bin] = lrugen->list.pprev == &head->first
+			? NULL
+			: container_of(lrugen->list.pprev, struct hlist_nulls_node, next);
 
 	/* Keep next intact for readers that still hold this entry. */
 	hlist_nulls_del_init_rcu(&lrugen->list);
 }
 
-#else /* !CONFIG_LRU_GEN_TAIL_CACHE: Linux 6.12 inserts at the tail by walking */
-
-static void lru_gen_add_memcg(struct lru_gen_memcg *memcg_lru,
-			      struct lru_gen_folio *lrugen, int gen, int bin,
-			      bool at_head)
-{
-	struct hlist_nulls_head *head = &memcg_lru->fifo[gen][bin];
-
-	if (at_head)
-		hlist_nulls_add_head_rcu(&lrugen->list, head);
-	else
-		hlist_nulls_add_tail_rcu(&lrugen->list, head);
-}
-
 #endif /* CONFIG_LRU_GEN_TAIL_CACHE */
-
-/*
- * Called with the node lock held: count the lrugen out of @gen and move seq
- * on if that emptied the old generation.
- */
-static void lru_gen_dec_nr_memcgs(struct lru_gen_memcg *memcg_lru, int gen)
-{
-#ifndef MLF_BUG_NR_MEMCGS_RELEASE
-	memcg_lru->nr_memcgs[gen]--;
-#endif
-#ifndef MLF_BUG_NO_SEQ_ADVANCE
-	if (!memcg_lru->nr_memcgs[gen] && gen == get_memcg_gen(memcg_lru->seq))
-		WRITE_ONCE(memcg_lru->seq, memcg_lru->seq + 1);
-#endif
-}
-
-#ifdef MLF_BUG_LOCK_NOT_IRQSAFE
-/* before 814bc1de03ea: the node lock without disabling interrupts */
-#define memcg_lru_lock(lock) spin_lock(lock)
-#define memcg_lru_unlock(lock) spin_unlock(lock)
-#else
-#define memcg_lru_lock(lock) spin_lock_irq(lock)
-#define memcg_lru_unlock(lock) spin_unlock_irq(lock)
-#endif
 
 static void lru_gen_rotate_memcg(struct lruvec *lruvec, int op)
 {
 	int seg;
 	int old, new;
 	unsigned long flags;
+#ifdef CONFIG_LRU_GEN_LOCKRAND
 	int bin;
+#else
+	int bin = get_random_u32_below(MEMCG_NR_BINS);
+#endif
 	struct pglist_data *pgdat = lruvec_pgdat(lruvec);
 
-#ifndef CONFIG_LRU_GEN_LOCKRAND
-	bin = get_random_u32_below(MEMCG_NR_BINS);
-#endif
-
-#ifdef MLF_BUG_UNLOCKED_ROTATE
-	flags = 0;
-	(void)flags;
-#elif defined(MLF_BUG_LOCK_NOT_IRQSAFE)
-	spin_lock(&pgdat->memcg_lru.lock);
-	(void)flags;
-#else
 	spin_lock_irqsave(&pgdat->memcg_lru.lock, flags);
-#endif
 
 	VM_WARN_ON_ONCE(hlist_nulls_unhashed(&lruvec->lrugen.list));
 
@@ -180,11 +94,7 @@ static void lru_gen_rotate_memcg(struct lruvec *lruvec, int op)
 		VM_WARN_ON_ONCE(true);
 
 #ifdef CONFIG_LRU_GEN_YOUNG_SKIP
-#ifdef MLF_BUG_YOUNG_SKIP_ANY_SEG
-	if (op == MEMCG_LRU_YOUNG && old == new)
-#else
 	if (op == MEMCG_LRU_YOUNG && old == new && lruvec->lrugen.seg == seg)
-#endif
 		/*
 		 * This memcg is already in the young generation and
 		 * reshuffling it again cannot help the scan of the
@@ -202,33 +112,29 @@ static void lru_gen_rotate_memcg(struct lruvec *lruvec, int op)
 	WRITE_ONCE(lruvec->lrugen.gen, new);
 
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	/* 6.12 has MEMCG_LRU_HEAD, which the series' base no longer has */
 	lru_gen_del_memcg(&pgdat->memcg_lru, &lruvec->lrugen, old);
 	lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, new, bin,
 			  op == MEMCG_LRU_HEAD || op == MEMCG_LRU_OLD);
 #else
 	hlist_nulls_del_rcu(&lruvec->lrugen.list);
 
-	lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, new, bin,
-			  op == MEMCG_LRU_HEAD || op == MEMCG_LRU_OLD);
+	if (op == MEMCG_LRU_HEAD || op == MEMCG_LRU_OLD)
+		hlist_nulls_add_head_rcu(&lruvec->lrugen.list, &pgdat->memcg_lru.fifo[new][bin]);
+	else
+		hlist_nulls_add_tail_rcu(&lruvec->lrugen.list, &pgdat->memcg_lru.fifo[new][bin]);
 #endif
 
 	pgdat->memcg_lru.nr_memcgs[old]--;
 	pgdat->memcg_lru.nr_memcgs[new]++;
 
-	if (!pgdat->memcg_lru.nr_memcgs[old] &&
-	    old == get_memcg_gen(pgdat->memcg_lru.seq))
+	if (!pgdat->memcg_lru.nr_memcgs[old] && old == get_memcg_gen(pgdat->memcg_lru.seq))
 		WRITE_ONCE(pgdat->memcg_lru.seq, pgdat->memcg_lru.seq + 1);
 
 #ifdef CONFIG_LRU_GEN_YOUNG_SKIP
 unlock:
 #endif
-#ifdef MLF_BUG_UNLOCKED_ROTATE
-	;
-#elif defined(MLF_BUG_LOCK_NOT_IRQSAFE)
-	spin_unlock(&pgdat->memcg_lru.lock);
-#else
 	spin_unlock_irqrestore(&pgdat->memcg_lru.lock, flags);
-#endif
 }
 
 void lru_gen_online_memcg(struct mem_cgroup *memcg)
@@ -241,7 +147,7 @@ void lru_gen_online_memcg(struct mem_cgroup *memcg)
 		struct pglist_data *pgdat = NODE_DATA(nid);
 		struct lruvec *lruvec = get_lruvec(memcg, nid);
 
-		memcg_lru_lock(&pgdat->memcg_lru.lock);
+		spin_lock_irq(&pgdat->memcg_lru.lock);
 
 		VM_WARN_ON_ONCE(!hlist_nulls_unhashed(&lruvec->lrugen.list));
 
@@ -249,11 +155,14 @@ void lru_gen_online_memcg(struct mem_cgroup *memcg)
 
 		lruvec->lrugen.gen = gen;
 
-		lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, gen, bin,
-				  false);
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+		lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, gen, bin, false);
+#else
+		hlist_nulls_add_tail_rcu(&lruvec->lrugen.list, &pgdat->memcg_lru.fifo[gen][bin]);
+#endif
 		pgdat->memcg_lru.nr_memcgs[gen]++;
 
-		memcg_lru_unlock(&pgdat->memcg_lru.lock);
+		spin_unlock_irq(&pgdat->memcg_lru.lock);
 	}
 }
 
@@ -277,16 +186,10 @@ void lru_gen_release_memcg(struct mem_cgroup *memcg)
 		struct pglist_data *pgdat = NODE_DATA(nid);
 		struct lruvec *lruvec = get_lruvec(memcg, nid);
 
-		memcg_lru_lock(&pgdat->memcg_lru.lock);
+		spin_lock_irq(&pgdat->memcg_lru.lock);
 
-#ifdef MLF_BUG_RELEASE_SPIN
-		/* before 6867c7a33206: release expected to find it linked */
-		if (VM_WARN_ON_ONCE(hlist_nulls_unhashed(&lruvec->lrugen.list)))
-			goto unlock;
-#else
 		if (hlist_nulls_unhashed(&lruvec->lrugen.list))
 			goto unlock;
-#endif
 
 		gen = lruvec->lrugen.gen;
 
@@ -295,9 +198,12 @@ void lru_gen_release_memcg(struct mem_cgroup *memcg)
 #else
 		hlist_nulls_del_init_rcu(&lruvec->lrugen.list);
 #endif
-		lru_gen_dec_nr_memcgs(&pgdat->memcg_lru, gen);
+		pgdat->memcg_lru.nr_memcgs[gen]--;
+
+		if (!pgdat->memcg_lru.nr_memcgs[gen] && gen == get_memcg_gen(pgdat->memcg_lru.seq))
+			WRITE_ONCE(pgdat->memcg_lru.seq, pgdat->memcg_lru.seq + 1);
 unlock:
-		memcg_lru_unlock(&pgdat->memcg_lru.lock);
+		spin_unlock_irq(&pgdat->memcg_lru.lock);
 	}
 }
 
@@ -322,7 +228,7 @@ static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
 	int gen;
 	int bin;
 	int first_bin;
-	struct lruvec *lruvec = NULL;
+	struct lruvec *lruvec;
 	struct lru_gen_folio *lrugen;
 	struct mem_cgroup *memcg;
 	struct hlist_nulls_node *pos;
@@ -334,6 +240,7 @@ restart:
 #ifdef CONFIG_LRU_GEN_RESCHED
 	/* Yield between bins/retries that contain only skipped entries. */
 	cond_resched_tasks_rcu_qs();
+
 #endif
 	trace_mlf_walk(MLF_WALK_BIN, pgdat, bin);
 	op = 0;
@@ -358,9 +265,7 @@ restart:
 
 		if (!mem_cgroup_tryget(memcg)) {
 			trace_mlf_walk(MLF_WALK_TRYGET_FAILED, memcg, 0);
-#ifndef MLF_BUG_RELEASE_SPIN
 			lru_gen_release_memcg(memcg);
-#endif
 			memcg = NULL;
 			continue;
 		}
@@ -369,16 +274,6 @@ restart:
 
 		op = shrink_one(lruvec, sc);
 
-#ifdef MLF_BUG_UNPINNED_CURSOR
-		/*
-		 * Drops the reference before yielding outside the RCU
-		 * read-side critical section: nothing pins the cursor, which
-		 * may be released and freed before pos->next is read.
-		 */
-		mem_cgroup_put(memcg);
-		memcg = NULL;
-#endif
-
 #ifdef CONFIG_LRU_GEN_RESCHED
 		/*
 		 * Empty or protected memcgs can bypass the
@@ -386,16 +281,10 @@ restart:
 		 * reference pins our cursor while we yield outside
 		 * the RCU read-side critical section.
 		 */
-#ifndef MLF_BUG_RESCHED_UNDER_RCU
 		cond_resched_tasks_rcu_qs();
-#endif
-#endif
 
-		rcu_read_lock();
-#ifdef MLF_BUG_RESCHED_UNDER_RCU
-		/* the yield slipped past rcu_read_lock(): it sleeps in a reader */
-		cond_resched_tasks_rcu_qs();
 #endif
+		rcu_read_lock();
 
 		if (should_abort_scan(lruvec, sc))
 			break;

@@ -18,11 +18,7 @@ unsigned long workingset_lru_pages(struct lruvec *lruvec)
 	int i;
 
 	for (i = 0; i < NR_LRU_LISTS; i++)
-#ifdef MLF_BUG_SHADOW_LRU_SIZE
-		pages += lruvec_lru_size(lruvec, i, MAX_NR_ZONES - 1);
-#else
 		pages += lruvec_page_state_local(lruvec, NR_LRU_BASE + i);
-#endif
 	return pages;
 }
 

@@ -16,9 +16,10 @@ mkdir -p "$OUT" "$WORK"
 "$ROOT/fuzz/oss_fuzz_build.sh"
 
 fail() { echo "FAIL: $*"; exit 1; }
-targets=$(cat "$ROOT"/fuzz/CMakeLists.txt "$ROOT"/fuzz/*.cmake |
-	sed -n 's/^[[:space:]]*mlf_fuzz_target(\([a-z_0-9]*\).*/\1/p' | sort -u)
-[ -n "$targets" ] || fail "no targets in fuzz/CMakeLists.txt"
+targets=$(python3 -c '
+import json, sys
+print(" ".join(t["name"] for t in json.load(open(sys.argv[1]))["targets"]))' "$ROOT/fuzz/targets.json")
+[ -n "$targets" ] || fail "no targets in fuzz/targets.json"
 for t in $targets; do
 	[ -x "$OUT/$t" ] || fail "$OUT/$t is missing or not executable"
 	for ext in dict options; do

@@ -7,12 +7,12 @@ list from drifting when a variant, bug or check is added.
 import os
 import re
 
+from . import bugs
 from . import common
 
 SRC = os.path.join(common.ROOT, "src")
 CMAKELISTS = os.path.join(common.ROOT, "CMakeLists.txt")
 
-BUG_MACRO = re.compile(r"\bMLF_BUG_([A-Z0-9_]*[A-Z0-9])\b")
 # A check is named by the string literal handed to the failure constructors.
 CHECK_NAME = re.compile(
     r"\b(?:mlf_failure_init\s*\([^,;]*,|mlf_fail_simple\s*\(|mlf_vm_warn\s*\()"
@@ -63,31 +63,14 @@ def iso_variants():
 
 
 def reclaim_bugs():
-    """The bug variants that live in the reclaim port (src/mm/reclaim.cmake),
-    which it builds on the default isolation variant."""
-    try:
-        text = _read(RECLAIM_CMAKE)
-    except OSError:
-        return []
-    m = re.search(r"set\(MLF_RECLAIM_BUGS\s+([^)]*)\)", text)
-    return m.group(1).split() if m else []
-
-
-def bug_macro_to_name(macro_tail):
-    """NO_SEQ_ADVANCE -> bug-no-seq-advance (CMake's mlf_bug_macro reversed)."""
-    return "bug-" + macro_tail.lower().replace("_", "-")
+    """The bug variants of the reclaim target (zoo/<bug>.patch's Expect:),
+    which the build puts on their Variant: (an isolation variant)."""
+    return [name for name, bug in bugs.bugs().items() if bug.expect_for("reclaim")]
 
 
 def bug_variants():
-    """{bug name: [files that test its macro]}, sorted by name."""
-    bugs = {}
-    for path in _source_files():
-        for tail in BUG_MACRO.findall(_read(path)):
-            files = bugs.setdefault(bug_macro_to_name(tail), [])
-            rel = os.path.relpath(path, common.ROOT)
-            if rel not in files:
-                files.append(rel)
-    return dict(sorted(bugs.items()))
+    """{bug name: [files its patch touches]}, sorted by name."""
+    return {name: bug.files for name, bug in bugs.bugs().items()}
 
 
 def check_names():

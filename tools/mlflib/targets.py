@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The fuzz targets and the input-file rules, from fuzz/targets.json.
+
+The one table of targets (fuzz/README.md says what each field means):
+fuzz/CMakeLists.txt builds from it, header() writes the C side's copy
+(mlf_targets.h: trace magic lines, which files are inputs), and the CLI's
+modules ask here. A library module: it imports no subcommand.
+"""
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+TABLE = os.path.join(ROOT, "fuzz", "targets.json")
+
+_table = None
+
+
+def table():
+    """The parsed fuzz/targets.json (read once)."""
+    global _table
+    if _table is None:
+        with open(TABLE, encoding="utf-8") as f:
+            _table = json.load(f)
+    return _table
+
+
+def targets():
+    """{name: entry} in the table's order."""
+    return {t["name"]: t for t in table()["targets"]}
+
+
+def names():
+    return list(targets())
+
+
+def get(name):
+    """The entry of target @name, or None."""
+    return targets().get(name)
+
+
+def trace_magic(name):
+    """The magic first line of @name's readable trace, or None."""
+    entry = get(name)
+    return entry.get("trace") if entry else None
+
+
+def traced():
+    """{magic line: target} of the targets with a readable trace."""
+    return {t["trace"]: n for n, t in targets().items() if t.get("trace")}
+
+
+def is_input_name(name):
+    """Whether a file of a corpus or regression directory is an input."""
+    rules = table()["inputs"]
+    return not (name.startswith(tuple(rules["skip_prefixes"]))
+                or name in rules["markers"]
+                or name.endswith(tuple(rules["skip_suffixes"])))
+
+
+def _c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def header():
+    """mlf_targets.h: the table's facts the C side needs."""
+    rules = table()["inputs"]
+    lines = [
+        "/* SPDX-License-Identifier: GPL-2.0 */",
+        "/* Generated from fuzz/targets.json by tools/mlflib/targets.py: do not edit. */",
+        "#ifndef _MLF_TARGETS_H",
+        "#define _MLF_TARGETS_H",
+        "",
+    ]
+    for name, t in targets().items():
+        if t.get("trace"):
+            lines.append("#define MLF_TRACE_MAGIC_%s %s" % (name.upper(), _c_string(t["trace"])))
+    lines.append("")
+    for key, macro in (("skip_prefixes", "MLF_INPUT_SKIP_PREFIXES"),
+                       ("skip_suffixes", "MLF_INPUT_SKIP_SUFFIXES"),
+                       ("markers", "MLF_INPUT_MARKERS")):
+        lines.append("#define %s %s" % (macro, ", ".join(_c_string(s) for s in rules[key])))
+    lines += ["", "#endif", ""]
+    return "\n".join(lines)
+
+
+def write_header(path):
+    """Write header() to @path unless it already holds exactly that."""
+    text = header()
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    # python3 tools/mlflib/targets.py --header OUT (the build, oss_fuzz_build.sh)
+    if len(sys.argv) != 3 or sys.argv[1] != "--header":
+        print("usage: targets.py --header OUT", file=sys.stderr)
+        sys.exit(2)
+    write_header(sys.argv[2])
