@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Simulated interrupt state, per thread: whether "interrupts" are disabled,
+ * Simulated interrupt state, per task (task.h): whether "interrupts" are disabled,
  * and whether the thread is running in (simulated) softirq or hardirq
  * context. Nothing interrupts a userspace thread; the harness enters these
  * contexts explicitly (as memcg v1's soft limit path runs from softirq), and
@@ -9,11 +9,11 @@
 #ifndef _MLF_KERNEL_IRQFLAGS_H
 #define _MLF_KERNEL_IRQFLAGS_H
 
-#include "types.h"
+#include "task.h"
 
-extern __thread int mlf_irqs_disabled;
-extern __thread int mlf_softirq_depth;
-extern __thread int mlf_hardirq_depth;
+#define mlf_irqs_disabled (mlf_current()->irqs_disabled)
+#define mlf_softirq_depth (mlf_current()->softirq_depth)
+#define mlf_hardirq_depth (mlf_current()->hardirq_depth)
 
 static inline void local_irq_disable(void)
 {

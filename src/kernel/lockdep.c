@@ -7,11 +7,6 @@
 #include "irqflags.h"
 #include "report.h"
 
-__thread int mlf_irqs_disabled;
-__thread int mlf_softirq_depth;
-__thread int mlf_hardirq_depth;
-__thread int mlf_locks_held;
-
 #define MAX_CLASSES 64
 
 static struct lock_class_key *classes[MAX_CLASSES];

@@ -9,7 +9,7 @@
 #ifndef _MLF_KERNEL_LOCKDEP_H
 #define _MLF_KERNEL_LOCKDEP_H
 
-#include "types.h"
+#include "task.h"
 
 enum lock_usage_bit {
 	LOCK_USED_IN_HARDIRQ = 1 << 0,
@@ -30,7 +30,7 @@ void lockdep_acquire(struct lock_class_key *key, const char *where);
 /* Forget every class's usage (between fuzz inputs). */
 void lockdep_reset(void);
 
-/* Locks held by the current thread (for "might sleep" checks). */
-extern __thread int mlf_locks_held;
+/* Locks held by the current task (for "might sleep" checks). */
+#define mlf_locks_held (mlf_current()->locks_held)
 
 #endif

@@ -1,59 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The per-thread entropy source behind get_random_u32_below(). */
+/* The per-task entropy source behind get_random_u32_below() (task.h). */
 #include "random.h"
 
-static __thread const u8 *entropy;
-static __thread size_t entropy_len, entropy_pos;
-static __thread u64 prng_state;
-static __thread bool use_prng;
-static __thread unsigned long draws;
+#include "task.h"
 
 void mlf_entropy_bytes(const u8 *bytes, size_t len)
 {
-	entropy = bytes;
-	entropy_len = len;
-	entropy_pos = 0;
-	use_prng = false;
-	draws = 0;
+	struct mlf_entropy *e = &mlf_current()->entropy;
+
+	e->bytes = bytes;
+	e->len = len;
+	e->pos = 0;
+	e->use_prng = false;
+	e->draws = 0;
 }
 
 void mlf_entropy_seed(u64 seed)
 {
-	prng_state = seed ? seed : 0x9e3779b97f4a7c15ULL;
-	use_prng = true;
-	draws = 0;
+	struct mlf_entropy *e = &mlf_current()->entropy;
+
+	e->prng_state = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	e->use_prng = true;
+	e->draws = 0;
 }
 
 unsigned long mlf_entropy_draws(void)
 {
-	return draws;
+	return mlf_current()->entropy.draws;
 }
 
-static u64 xorshift64(void)
+static u64 xorshift64(struct mlf_entropy *e)
 {
-	u64 x = prng_state;
+	u64 x = e->prng_state;
 
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;
-	prng_state = x;
+	e->prng_state = x;
 	return x;
 }
 
-static u8 next_byte(void)
+static u8 next_byte(struct mlf_entropy *e)
 {
-	if (entropy_pos < entropy_len)
-		return entropy[entropy_pos++];
+	if (e->pos < e->len)
+		return e->bytes[e->pos++];
 	return 0;
 }
 
 u32 get_random_u32(void)
 {
-	draws++;
-	if (use_prng)
-		return (u32)(xorshift64() >> 32);
-	return next_byte() | next_byte() << 8 | next_byte() << 16 |
-	       (u32)next_byte() << 24;
+	struct mlf_entropy *e = &mlf_current()->entropy;
+
+	e->draws++;
+	if (e->use_prng)
+		return (u32)(xorshift64(e) >> 32);
+	return next_byte(e) | next_byte(e) << 8 | next_byte(e) << 16 |
+	       (u32)next_byte(e) << 24;
 }
 
 /*
@@ -62,15 +64,17 @@ u32 get_random_u32(void)
  */
 u32 get_random_u32_below(u32 ceil)
 {
+	struct mlf_entropy *e = &mlf_current()->entropy;
+
 	if (!ceil)
 		return 0;
-	if (use_prng) {
-		draws++;
-		return (u32)(((xorshift64() >> 32) * (u64)ceil) >> 32);
+	if (e->use_prng) {
+		e->draws++;
+		return (u32)(((xorshift64(e) >> 32) * (u64)ceil) >> 32);
 	}
 	if (ceil <= 256) {
-		draws++;
-		return mlf_draw_from_byte(next_byte(), ceil);
+		e->draws++;
+		return mlf_draw_from_byte(next_byte(e), ceil);
 	}
 	return get_random_u32() % ceil;
 }

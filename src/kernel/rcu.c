@@ -23,6 +23,7 @@
 
 #include "rcu_head.h"
 #include "report.h"
+#include "task.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define MLF_TSAN 1
@@ -64,7 +65,7 @@ static long urcu_callbacks_pending;
 static bool deferred_mode;
 static __thread struct callback_head *deferred_first;
 static __thread struct callback_head **deferred_last;
-static __thread int read_depth;
+#define read_depth (mlf_current()->rcu_read_depth)
 static pthread_key_t unregister_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 

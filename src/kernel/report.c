@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-__thread long mlf_current_op = MLF_NONE;
-
 static mlf_fail_handler_t fail_handler;
 static mlf_context_printer_t context_printer;
 

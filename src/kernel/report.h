@@ -7,7 +7,7 @@
 #ifndef _MLF_KERNEL_REPORT_H
 #define _MLF_KERNEL_REPORT_H
 
-#include "types.h"
+#include "task.h"
 
 #define MLF_NONE (-1)
 
@@ -22,7 +22,7 @@ struct mlf_failure {
 };
 
 /* Where the harness is: set by the driver, printed in every report. */
-extern __thread long mlf_current_op;
+#define mlf_current_op (mlf_current()->op)
 
 void mlf_failure_init(struct mlf_failure *f, const char *check);
 /* The same, naming where: node, gen, bin and memcg (MLF_NONE if none). */

@@ -7,7 +7,6 @@
 #include "rcupdate.h"
 #include "report.h"
 
-__thread bool mlf_current_is_kswapd;
 static mlf_resched_hook_t resched_hook;
 
 mlf_resched_hook_t mlf_set_resched_hook(mlf_resched_hook_t hook)

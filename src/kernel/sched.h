@@ -9,7 +9,7 @@
 #ifndef _MLF_KERNEL_SCHED_H
 #define _MLF_KERNEL_SCHED_H
 
-#include "types.h"
+#include "task.h"
 
 typedef void (*mlf_resched_hook_t)(const char *where);
 mlf_resched_hook_t mlf_set_resched_hook(mlf_resched_hook_t hook);
@@ -20,10 +20,17 @@ void mlf_cond_resched(const char *where);
 #define cond_resched_tasks_rcu_qs() mlf_cond_resched(__func__)
 
 /* kswapd and dying tasks, as the throttle sees them */
-extern __thread bool mlf_current_is_kswapd;
+#define mlf_current_is_kswapd (mlf_current()->is_kswapd)
+#define mlf_current_is_dying (mlf_current()->is_dying)
 static inline bool current_is_kswapd(void)
 {
 	return mlf_current_is_kswapd;
+}
+
+/* fatal_signal_pending() / an OOM victim: reclaim lets it go */
+static inline bool task_is_dying(void)
+{
+	return mlf_current_is_dying;
 }
 
 #endif

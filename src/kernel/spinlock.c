@@ -7,8 +7,6 @@
 #include "compiler.h"
 #include "report.h"
 
-static unsigned long next_thread_id = 1;
-static __thread unsigned long this_thread_id;
 
 static bool stats_on;
 static __thread struct mlf_lock_stats thread_stats;
@@ -16,10 +14,7 @@ static __thread unsigned long hold_start_ns;
 
 unsigned long mlf_thread_id(void)
 {
-	if (unlikely(!this_thread_id))
-		this_thread_id = __atomic_fetch_add(&next_thread_id, 1,
-						    __ATOMIC_RELAXED);
-	return this_thread_id;
+	return mlf_current()->id;
 }
 
 static unsigned long now_ns(void)

@@ -20,7 +20,6 @@
 #ifdef MLF_EVICTION
 #include "eviction.h"
 
-__thread bool mlf_current_is_dying;
 void (*mlf_reclaim_throttle_hook)(struct pglist_data *pgdat,
 				  unsigned long timeout_us);
 void (*mlf_free_folio_hook)(struct folio *folio);

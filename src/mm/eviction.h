@@ -52,15 +52,6 @@ static inline int get_nr_gens(struct lruvec *lruvec, int type)
 	return lruvec->lrugen.max_seq - lruvec->lrugen.min_seq[type] + 1;
 }
 
-/* ---- the task, as the throttle sees it ---- */
-
-/* fatal_signal_pending() / an OOM victim: reclaim lets it go */
-extern __thread bool mlf_current_is_dying;
-static inline bool task_is_dying(void)
-{
-	return mlf_current_is_dying;
-}
-
 /*
  * Where the port would sleep or free a page: hooks (none by default), so
  * that the sequential harness does not sleep and the bench can.
