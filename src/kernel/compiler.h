@@ -1,16 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * READ_ONCE / WRITE_ONCE and barriers. The kernel's lockless accesses become
- * relaxed __atomic accesses so that ThreadSanitizer sees them as intended
- * races, not bugs; the generated code is the same plain load or store.
+ * READ_ONCE / WRITE_ONCE, barriers and atomics. The kernel's lockless
+ * accesses become relaxed __atomic accesses so that ThreadSanitizer sees
+ * them as intended races, not bugs; the generated code is the same plain
+ * load or store. Each is also a scheduling point (schedule.h), which costs
+ * one load and a branch outside a scheduled run.
  */
 #ifndef _MLF_KERNEL_COMPILER_H
 #define _MLF_KERNEL_COMPILER_H
 
+#include "schedule.h"
 #include "types.h"
 
-#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define WRITE_ONCE(x, val) __atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+/* A scheduling point of @kind on the object at @p, here in the source. */
+#define mlf_point(kind, p) mlf_sched_point((kind), (p), MLF_SITE())
+
+#define READ_ONCE(x)                                                  \
+	({                                                            \
+		typeof(&(x)) __p = &(x);                              \
+		mlf_point(MLF_PT_READ, __p);                          \
+		__atomic_load_n(__p, __ATOMIC_RELAXED);               \
+	})
+#define WRITE_ONCE(x, val)                                            \
+	({                                                            \
+		typeof(&(x)) __p = &(x);                              \
+		mlf_point(MLF_PT_WRITE, __p);                         \
+		__atomic_store_n(__p, (val), __ATOMIC_RELAXED);       \
+	})
 
 /*
  * A WRITE_ONCE() of a pointer that a lockless reader may follow from an
@@ -22,40 +38,73 @@
  * is the same instruction on x86 and can only add ordering the kernel
  * already has; a plain publish (no rcu_assign_pointer) still races.
  */
-#define WRITE_ONCE_DEP(x, val) __atomic_store_n(&(x), (val), __ATOMIC_RELEASE)
+#define WRITE_ONCE_DEP(x, val)                                        \
+	({                                                            \
+		typeof(&(x)) __p = &(x);                              \
+		mlf_point(MLF_PT_WRITE, __p);                         \
+		__atomic_store_n(__p, (val), __ATOMIC_RELEASE);       \
+	})
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
-#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_mb()                                                      \
+	({                                                            \
+		mlf_point(MLF_PT_BARRIER, NULL);                      \
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);              \
+	})
+#define smp_load_acquire(p)                                           \
+	({                                                            \
+		typeof(p) __p = (p);                                  \
+		mlf_point(MLF_PT_DEREF, __p);                         \
+		__atomic_load_n(__p, __ATOMIC_ACQUIRE);               \
+	})
+#define smp_store_release(p, v)                                       \
+	({                                                            \
+		typeof(p) __p = (p);                                  \
+		mlf_point(MLF_PT_PUBLISH, __p);                       \
+		__atomic_store_n(__p, (v), __ATOMIC_RELEASE);         \
+	})
 
-static inline long atomic_long_read(const atomic_long_t *v)
+/* The atomics: one scheduling point each, named by the caller's line. */
+#define atomic_long_read(v) \
+	({ mlf_point(MLF_PT_ATOMIC, (v)); __atomic_long_read(v); })
+#define atomic_long_set(v, i) \
+	({ mlf_point(MLF_PT_ATOMIC, (v)); __atomic_long_set((v), (i)); })
+#define atomic_long_add_return(i, v) \
+	({ mlf_point(MLF_PT_ATOMIC, (v)); __atomic_long_add_return((i), (v)); })
+#define atomic_long_add(i, v) \
+	({ mlf_point(MLF_PT_ATOMIC, (v)); __atomic_long_add((i), (v)); })
+#define atomic_long_dec_return(v) \
+	({ mlf_point(MLF_PT_ATOMIC, (v)); __atomic_long_dec_return(v); })
+#define atomic_long_inc_not_zero(v) \
+	({ mlf_point(MLF_PT_ATOMIC, (v)); __atomic_long_inc_not_zero(v); })
+
+static inline long __atomic_long_read(const atomic_long_t *v)
 {
 	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
 }
 
-static inline void atomic_long_set(atomic_long_t *v, long i)
+static inline void __atomic_long_set(atomic_long_t *v, long i)
 {
 	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
 }
 
-static inline long atomic_long_add_return(long i, atomic_long_t *v)
+static inline long __atomic_long_add_return(long i, atomic_long_t *v)
 {
 	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
 }
 
-static inline void atomic_long_add(long i, atomic_long_t *v)
+static inline void __atomic_long_add(long i, atomic_long_t *v)
 {
 	__atomic_add_fetch(&v->counter, i, __ATOMIC_RELAXED);
 }
 
-static inline long atomic_long_dec_return(atomic_long_t *v)
+static inline long __atomic_long_dec_return(atomic_long_t *v)
 {
 	return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
 /* Increment unless the counter is zero; true if it was incremented. */
-static inline bool atomic_long_inc_not_zero(atomic_long_t *v)
+static inline bool __atomic_long_inc_not_zero(atomic_long_t *v)
 {
 	long c = __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
 

@@ -22,31 +22,19 @@
 #include <urcu/urcu-memb.h>
 
 #include "rcu_head.h"
+#include "rcu_model.h"
 #include "report.h"
+#include "sanitizer.h"
 #include "task.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define MLF_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define MLF_TSAN 1
-#endif
-#endif
-
-#ifdef MLF_TSAN
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
 static long grace_period_token;
-#define tsan_release_gp() __tsan_release(&grace_period_token)
-#define tsan_acquire_gp() __tsan_acquire(&grace_period_token)
-#define tsan_release_head(h) __tsan_release(h)
-#define tsan_acquire_head(h) __tsan_acquire(h)
-#else
-#define tsan_release_gp() do { } while (0)
-#define tsan_acquire_gp() do { } while (0)
-#define tsan_release_head(h) do { } while (0)
-#define tsan_acquire_head(h) do { } while (0)
-#endif
+#define tsan_release_gp() mlf_tsan_release(&grace_period_token)
+#define tsan_acquire_gp() mlf_tsan_acquire(&grace_period_token)
+#define tsan_release_head(h) mlf_tsan_release(h)
+#define tsan_acquire_head(h) mlf_tsan_acquire(h)
+
+/* In a scheduled run the scheduler's model is RCU (rcu_model.h). */
+#define scheduled() unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED))
 
 _Static_assert(sizeof(struct rcu_head) <=
 		       sizeof(((struct callback_head *)0)->urcu_storage),
@@ -96,6 +84,10 @@ static void ensure_registered(void)
 
 void mlf_rcu_read_lock(void)
 {
+	if (scheduled()) {
+		mlf_rcu_model_read_lock();
+		return;
+	}
 	ensure_registered();
 	urcu_memb_read_lock();
 	read_depth++;
@@ -106,6 +98,10 @@ void mlf_rcu_read_unlock(void)
 	if (read_depth <= 0)
 		mlf_fail_simple("rcu.unbalanced",
 				"rcu_read_unlock() without rcu_read_lock()");
+	if (scheduled()) {
+		mlf_rcu_model_read_unlock();
+		return;
+	}
 	read_depth--;
 	tsan_release_gp();
 	urcu_memb_read_unlock();
@@ -122,6 +118,10 @@ void mlf_synchronize_rcu(void)
 		mlf_fail_simple("rcu.deadlock",
 				"synchronize_rcu() inside an RCU read-side "
 				"critical section");
+	if (scheduled()) {
+		mlf_rcu_model_synchronize();
+		return;
+	}
 	urcu_memb_synchronize_rcu();
 	tsan_acquire_gp();
 }
@@ -147,6 +147,10 @@ void mlf_rcu_defer_callbacks(bool on)
 void mlf_call_rcu(struct callback_head *head,
 		  void (*func)(struct callback_head *head))
 {
+	if (scheduled()) {
+		mlf_rcu_model_call(head, func);
+		return;
+	}
 	ensure_registered();
 	head->func = func;
 	if (deferred_mode) {
@@ -167,6 +171,10 @@ void mlf_rcu_barrier(void)
 {
 	struct callback_head *head = deferred_first;
 
+	if (scheduled()) {
+		mlf_rcu_model_barrier();
+		return;
+	}
 	ensure_registered();
 	if (head) {
 		deferred_first = NULL;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * RCU for the port: read-side critical sections, grace periods, call_rcu and
- * pointer publication. Implemented in rcu.c on liburcu; this header does not
- * include liburcu, whose macros would shadow the kernel names.
+ * pointer publication. Implemented in rcu.c on liburcu, or, in a scheduled
+ * run, by the scheduler's model (rcu_model.h); this header does not include
+ * liburcu, whose macros would shadow the kernel names. Each is a scheduling
+ * point (schedule.h).
  */
 #ifndef _MLF_KERNEL_RCUPDATE_H
 #define _MLF_KERNEL_RCUPDATE_H
@@ -15,30 +17,31 @@
 
 typedef void (*rcu_callback_t)(struct rcu_head *head);
 
-static inline void rcu_read_lock(void)
-{
-	mlf_rcu_read_lock();
-}
-
-static inline void rcu_read_unlock(void)
-{
-	mlf_rcu_read_unlock();
-}
-
-static inline void synchronize_rcu(void)
-{
-	mlf_synchronize_rcu();
-}
-
-static inline void call_rcu(struct rcu_head *head, rcu_callback_t func)
-{
-	mlf_call_rcu(head, func);
-}
-
-static inline void rcu_barrier(void)
-{
-	mlf_rcu_barrier();
-}
+#define rcu_read_lock()                                               \
+	({                                                            \
+		mlf_point(MLF_PT_RCU_LOCK, NULL);                     \
+		mlf_rcu_read_lock();                                  \
+	})
+#define rcu_read_unlock()                                             \
+	({                                                            \
+		mlf_point(MLF_PT_RCU_UNLOCK, NULL);                   \
+		mlf_rcu_read_unlock();                                \
+	})
+#define synchronize_rcu()                                             \
+	({                                                            \
+		mlf_point(MLF_PT_SYNC_RCU, NULL);                     \
+		mlf_synchronize_rcu();                                \
+	})
+#define call_rcu(head, func)                                          \
+	({                                                            \
+		mlf_point(MLF_PT_CALL_RCU, (head));                   \
+		mlf_call_rcu((head), (func));                         \
+	})
+#define rcu_barrier()                                                 \
+	({                                                            \
+		mlf_point(MLF_PT_SYNC_RCU, NULL);                     \
+		mlf_rcu_barrier();                                    \
+	})
 
 static inline int rcu_read_lock_held(void)
 {
@@ -50,10 +53,20 @@ static inline int rcu_read_lock_held(void)
  * kernel gets from address dependencies, spelled so that ThreadSanitizer
  * understands it. bug-plain-publish turns the release store into a plain one.
  */
-#define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
-#define rcu_dereference_raw(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define rcu_dereference(p)                                            \
+	({                                                            \
+		typeof(&(p)) __p = &(p);                              \
+		mlf_point(MLF_PT_DEREF, __p);                         \
+		__atomic_load_n(__p, __ATOMIC_ACQUIRE);               \
+	})
+#define rcu_dereference_raw(p) rcu_dereference(p)
 #define rcu_dereference_protected(p, c) (p)
-#define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define rcu_assign_pointer(p, v)                                      \
+	({                                                            \
+		typeof(&(p)) __p = &(p);                              \
+		mlf_point(MLF_PT_PUBLISH, __p);                       \
+		__atomic_store_n(__p, (v), __ATOMIC_RELEASE);         \
+	})
 #define RCU_INIT_POINTER(p, v) WRITE_ONCE(p, v)
 
 #endif

@@ -9,6 +9,7 @@
 #ifndef _MLF_KERNEL_SCHED_H
 #define _MLF_KERNEL_SCHED_H
 
+#include "schedule.h"
 #include "task.h"
 
 typedef void (*mlf_resched_hook_t)(const char *where);
@@ -16,8 +17,12 @@ mlf_resched_hook_t mlf_set_resched_hook(mlf_resched_hook_t hook);
 
 void mlf_cond_resched(const char *where);
 
-#define cond_resched() mlf_cond_resched(__func__)
-#define cond_resched_tasks_rcu_qs() mlf_cond_resched(__func__)
+#define cond_resched()                                                \
+	({                                                            \
+		mlf_cond_resched(__func__);                           \
+		mlf_sched_point(MLF_PT_RESCHED, NULL, MLF_SITE());    \
+	})
+#define cond_resched_tasks_rcu_qs() cond_resched()
 
 /* kswapd and dying tasks, as the throttle sees them */
 #define mlf_current_is_kswapd (mlf_current()->is_kswapd)

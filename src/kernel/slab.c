@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "poison.h"
+#include "rcu_model.h"
 #include "report.h"
 
 void *kzalloc(size_t size, int gfp)
@@ -27,6 +28,11 @@ void kfree_poisoned(void *ptr, size_t size)
 {
 	if (!ptr)
 		return;
+	/* a scheduled run keeps it, poisoned, until the run ends */
+	if (unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED))) {
+		mlf_rcu_model_free(ptr, size);
+		return;
+	}
 	memset(ptr, MLF_FREE_POISON, size);
 	free(ptr);
 }

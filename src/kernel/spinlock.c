@@ -1,11 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
-/* spinlock_t on pthreads: ownership, lockdep hooks, optional statistics. */
+/*
+ * spinlock_t on pthreads: ownership, lockdep hooks, optional statistics;
+ * in a scheduled run, a model lock of the scheduler instead (schedule.h):
+ * a task that would wait is not runnable until the owner unlocks, and
+ * ThreadSanitizer is told of the lock's happens-before explicitly, since
+ * the switch between fibers is none.
+ */
 #include "spinlock.h"
 
 #include <time.h>
 
 #include "compiler.h"
 #include "report.h"
+#include "sanitizer.h"
+#include "schedule.h"
+
+/* the lock's own bookkeeping: not scheduling points of the code under test */
+#define owner_of(lock) __atomic_load_n(&(lock)->owner, __ATOMIC_RELAXED)
+#define set_owner(lock, id) __atomic_store_n(&(lock)->owner, (id), __ATOMIC_RELAXED)
+#define scheduled() unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED))
 
 
 static bool stats_on;
@@ -38,18 +51,43 @@ void __spin_lock_init(spinlock_t *lock, const char *name,
 	lock->name = name;
 }
 
-void mlf_spin_lock(spinlock_t *lock, const char *where)
+static void model_lock(spinlock_t *lock, unsigned long self,
+		       const struct mlf_site *site)
+{
+	__mlf_sched_point(MLF_PT_LOCK, lock, site);
+	while (owner_of(lock))
+		mlf_sched_block(MLF_WAIT_LOCK, lock);
+	set_owner(lock, self);
+	mlf_tsan_acquire(lock);
+	mlf_locks_held++;
+}
+
+static void model_unlock(spinlock_t *lock, const struct mlf_site *site)
+{
+	__mlf_sched_point(MLF_PT_UNLOCK, lock, site);
+	mlf_locks_held--;
+	mlf_tsan_release(lock);
+	set_owner(lock, 0);
+	mlf_sched_wake(lock);
+}
+
+void mlf_spin_lock(spinlock_t *lock, const char *where,
+		   const struct mlf_site *site)
 {
 	unsigned long self = mlf_thread_id();
 	unsigned long start = 0;
 
-	if (READ_ONCE(lock->owner) == self) {
+	if (owner_of(lock) == self) {
 		mlf_fail_simple("lockdep.deadlock",
 				"recursive locking: %s taken again in %s()",
 				lock->name, where);
 		return;
 	}
 	lockdep_acquire(lock->key, where);
+	if (scheduled()) {
+		model_lock(lock, self, site);
+		return;
+	}
 	if (stats_on)
 		start = now_ns();
 #ifdef MLF_SPINLOCK_SPIN
@@ -62,16 +100,20 @@ void mlf_spin_lock(spinlock_t *lock, const char *where)
 		thread_stats.acquisitions++;
 		thread_stats.wait_ns += hold_start_ns - start;
 	}
-	WRITE_ONCE(lock->owner, self);
+	set_owner(lock, self);
 	mlf_locks_held++;
 }
 
-void mlf_spin_unlock(spinlock_t *lock)
+void mlf_spin_unlock(spinlock_t *lock, const struct mlf_site *site)
 {
-	if (READ_ONCE(lock->owner) != mlf_thread_id()) {
+	if (owner_of(lock) != mlf_thread_id()) {
 		mlf_fail_simple("lockdep.held",
 				"unlocking %s, which this thread does not hold",
 				lock->name);
+		return;
+	}
+	if (scheduled()) {
+		model_unlock(lock, site);
 		return;
 	}
 	if (stats_on) {
@@ -82,7 +124,7 @@ void mlf_spin_unlock(spinlock_t *lock)
 			thread_stats.max_hold_ns = held;
 	}
 	mlf_locks_held--;
-	WRITE_ONCE(lock->owner, 0);
+	set_owner(lock, 0);
 #ifdef MLF_SPINLOCK_SPIN
 	pthread_spin_unlock(&lock->lock);
 #else
@@ -92,7 +134,7 @@ void mlf_spin_unlock(spinlock_t *lock)
 
 void mlf_lockdep_assert_held(spinlock_t *lock, const char *where)
 {
-	if (READ_ONCE(lock->owner) != mlf_thread_id())
+	if (owner_of(lock) != mlf_thread_id())
 		mlf_fail_simple("lockdep.held",
 				"%s() requires %s, which this thread does not "
 				"hold",

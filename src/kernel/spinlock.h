@@ -15,6 +15,7 @@
 
 #include "irqflags.h"
 #include "lockdep.h"
+#include "schedule.h"
 
 typedef struct spinlock {
 #ifdef MLF_SPINLOCK_SPIN
@@ -32,8 +33,10 @@ unsigned long mlf_thread_id(void);
 
 void __spin_lock_init(spinlock_t *lock, const char *name,
 		      struct lock_class_key *key);
-void mlf_spin_lock(spinlock_t *lock, const char *where);
-void mlf_spin_unlock(spinlock_t *lock);
+struct mlf_site;
+void mlf_spin_lock(spinlock_t *lock, const char *where,
+		   const struct mlf_site *site);
+void mlf_spin_unlock(spinlock_t *lock, const struct mlf_site *site);
 void mlf_lockdep_assert_held(spinlock_t *lock, const char *where);
 
 /* Lock statistics for benchmarks: off unless a benchmark turns them on. */
@@ -56,31 +59,31 @@ void mlf_lock_stats_collect(struct mlf_lock_stats *sum);
 
 #define __MLF_WHERE __func__
 
-#define spin_lock(l) mlf_spin_lock((l), __MLF_WHERE)
-#define spin_unlock(l) mlf_spin_unlock(l)
+#define spin_lock(l) mlf_spin_lock((l), __MLF_WHERE, MLF_SITE())
+#define spin_unlock(l) mlf_spin_unlock((l), MLF_SITE())
 
-#define spin_lock_irq(l)                       \
-	do {                                   \
-		local_irq_disable();           \
-		mlf_spin_lock((l), __MLF_WHERE); \
+#define spin_lock_irq(l)                                         \
+	do {                                                     \
+		local_irq_disable();                             \
+		mlf_spin_lock((l), __MLF_WHERE, MLF_SITE());     \
 	} while (0)
 
-#define spin_unlock_irq(l)             \
-	do {                           \
-		mlf_spin_unlock(l);    \
-		local_irq_enable();    \
-	} while (0)
-
-#define spin_lock_irqsave(l, flags)              \
+#define spin_unlock_irq(l)                       \
 	do {                                     \
-		local_irq_save(flags);           \
-		mlf_spin_lock((l), __MLF_WHERE); \
+		mlf_spin_unlock((l), MLF_SITE()); \
+		local_irq_enable();              \
 	} while (0)
 
-#define spin_unlock_irqrestore(l, flags)      \
-	do {                                  \
-		mlf_spin_unlock(l);           \
-		local_irq_restore(flags);     \
+#define spin_lock_irqsave(l, flags)                              \
+	do {                                                     \
+		local_irq_save(flags);                           \
+		mlf_spin_lock((l), __MLF_WHERE, MLF_SITE());     \
+	} while (0)
+
+#define spin_unlock_irqrestore(l, flags)         \
+	do {                                     \
+		mlf_spin_unlock((l), MLF_SITE()); \
+		local_irq_restore(flags);        \
 	} while (0)
 
 #define lockdep_assert_held(l) mlf_lockdep_assert_held((l), __MLF_WHERE)

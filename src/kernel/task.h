@@ -36,6 +36,11 @@ struct mlf_task {
 	int locks_held;
 	/* rcupdate.h: read-side nesting */
 	int rcu_read_depth;
+	/* rcu_model.c: sections left, and the step the current one began */
+	unsigned long rcu_exits;
+	unsigned long rcu_section_start;
+	/* rcu_model.c: ThreadSanitizer's token for the sections left */
+	long rcu_token;
 	struct mlf_entropy entropy;
 	/* current_is_kswapd(), task_is_dying() */
 	bool is_kswapd;

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RCU modelled by the scheduler (rcu_model.h): grace periods, callbacks,
+ * the quarantine of freed memory and the checks on them. Like the rest of
+ * the scheduler, out of ThreadSanitizer's sight except for the
+ * happens-before it hands on deliberately (mlf_tsan_acquire / _release).
+ */
+#include "rcu_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "poison.h"
+#include "report.h"
+#include "sanitizer.h"
+
+#define MAX_TASKS (MLF_SCHED_MAX_TASKS + 1)
+
+struct grace_period {
+	unsigned long start;		/* step it began at */
+	/* the tasks inside a section at the start, with their exits then */
+	int nr_inside;
+	struct mlf_task *inside[MAX_TASKS];
+	unsigned long exits_then[MAX_TASKS];
+	/* of those, the ones still inside (the model's own bookkeeping) */
+	unsigned int waiting;		/* bit i: inside[i] still inside */
+	bool done;
+	/* call_rcu: the callback, ready once done */
+	struct callback_head *head;
+	void (*func)(struct callback_head *head);
+	bool ran;
+	/* ThreadSanitizer's sync object for the grace period */
+	long token;
+};
+
+struct quarantined {
+	char *ptr;
+	size_t size;
+	unsigned long freed_at;		/* step */
+	/* the grace period the free waited for, or none (a direct free) */
+	bool after_gp;
+	unsigned long gp_start;
+	int freed_by;			/* task index */
+};
+
+static struct {
+	/* each on its own allocation: waiters block on its address */
+	struct grace_period **gps;
+	int nr_gps, cap_gps, nr_pending;
+	int next_ready;			/* callbacks run in call order */
+	struct quarantined *q;		/* sorted by ptr */
+	int nr_q, cap_q;
+	/* rcu's task: the grace period of the callback it runs, or -1 */
+	int running_cb;
+	unsigned long grace_periods, callbacks;
+} R;
+
+static void *grow(void *buf, int *cap, int want, size_t size)
+{
+	if (want <= *cap)
+		return buf;
+	*cap = want < 16 ? 16 : want * 2;
+	buf = realloc(buf, *cap * size);
+	if (!buf)
+		abort();
+	return buf;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_begin(void)
+{
+	R.nr_gps = 0;
+	R.next_ready = 0;
+	R.nr_q = 0;
+	R.running_cb = -1;
+	R.grace_periods = R.callbacks = 0;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_end(struct mlf_sched_stats *stats)
+{
+	int i;
+
+	for (i = 0; i < R.nr_q; i++)
+		free(R.q[i].ptr);
+	R.nr_q = 0;
+	for (i = 0; i < R.nr_gps; i++)
+		free(R.gps[i]);
+	R.nr_gps = 0;
+	stats->grace_periods = R.grace_periods;
+	stats->callbacks = R.callbacks;
+}
+
+/* ---- grace periods ---- */
+
+/*
+ * rcu.gp: an independent look at a grace period that the model ended:
+ * every task inside at its start has left a section since (its own exit
+ * count moved on), whatever the waiting set says.
+ */
+MLF_NO_TSAN static void check_gp_over(const struct grace_period *gp,
+				      const char *check, const char *what)
+{
+	int i;
+
+	for (i = 0; i < gp->nr_inside; i++) {
+		const struct mlf_task *t = gp->inside[i];
+
+		if (t->rcu_exits > gp->exits_then[i])
+			continue;
+		mlf_fail_simple(check,
+				"%s the grace period that began at step %lu "
+				"ended, but task %lu, inside a read-side "
+				"critical section since step %lu, has not left "
+				"it",
+				what, gp->start, t->id, t->rcu_section_start);
+	}
+}
+
+MLF_NO_TSAN static void gp_complete(struct grace_period *gp)
+{
+	gp->done = true;
+	R.nr_pending--;
+	R.grace_periods++;
+	check_gp_over(gp, "rcu.gp", "at step");
+	if (gp->func)
+		mlf_sched_callback_ready();
+	else
+		mlf_sched_wake(gp);
+}
+
+/* A new grace period from now, for the current task. */
+MLF_NO_TSAN static struct grace_period *gp_start(void)
+{
+	struct mlf_task *self = mlf_current();
+	struct grace_period *gp;
+	int i, n = mlf_sched_nr_tasks();
+
+	R.gps = grow(R.gps, &R.cap_gps, R.nr_gps + 1, sizeof(*R.gps));
+	gp = calloc(1, sizeof(*gp));
+	if (!gp)
+		abort();
+	R.gps[R.nr_gps++] = gp;
+	R.nr_pending++;
+	gp->start = mlf_sched_step();
+	for (i = 0; i <= n; i++) {
+		struct mlf_task *t = mlf_sched_task_at(i);
+
+		if (t->rcu_read_depth > 0) {
+			gp->waiting |= 1u << gp->nr_inside;
+			gp->exits_then[gp->nr_inside] = t->rcu_exits;
+			gp->inside[gp->nr_inside++] = t;
+		} else if (t != self) {
+			/* its sections are over: they happened before */
+			mlf_tsan_acquire(&t->rcu_token);
+		}
+	}
+	/* what the caller did so far happens before the grace period's end */
+	mlf_tsan_release(&gp->token);
+	return gp;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_read_lock(void)
+{
+	struct mlf_task *t = mlf_current();
+
+	if (!t->rcu_read_depth++)
+		t->rcu_section_start = mlf_sched_step();
+}
+
+MLF_NO_TSAN void mlf_rcu_model_read_unlock(void)
+{
+	struct mlf_task *t = mlf_current();
+	int g, i;
+
+	if (--t->rcu_read_depth)
+		return;
+	t->rcu_exits++;
+	mlf_tsan_release(&t->rcu_token);
+	for (g = 0; g < R.nr_gps && R.nr_pending; g++) {
+		struct grace_period *gp = R.gps[g];
+
+		if (gp->done)
+			continue;
+		for (i = 0; i < gp->nr_inside; i++) {
+			if (gp->inside[i] != t || !(gp->waiting & (1u << i)))
+				continue;
+			gp->waiting &= ~(1u << i);
+			mlf_tsan_release(&gp->token);
+		}
+		if (!gp->waiting)
+			gp_complete(gp);
+	}
+}
+
+MLF_NO_TSAN void mlf_rcu_model_synchronize(void)
+{
+	struct grace_period *gp = gp_start();
+
+	if (!gp->waiting)
+		gp_complete(gp);
+	while (!gp->done)
+		mlf_sched_block(MLF_WAIT_GP, gp);
+	mlf_tsan_acquire(&gp->token);
+}
+
+MLF_NO_TSAN void mlf_rcu_model_call(struct callback_head *head,
+				    void (*func)(struct callback_head *head))
+{
+	struct grace_period *gp = gp_start();
+
+	gp->head = head;
+	gp->func = func;
+	if (!gp->waiting)
+		gp_complete(gp);
+}
+
+/* Runs in rcu's task: the oldest callback whose grace period is over. */
+MLF_NO_TSAN bool mlf_rcu_model_run_callback(void)
+{
+	int g;
+
+	for (g = 0; g < R.nr_gps; g++) {
+		struct grace_period *gp = R.gps[g];
+
+		if (!gp->func || gp->ran || !gp->done)
+			continue;
+		gp->ran = true;
+		R.callbacks++;
+		check_gp_over(gp, "rcu.cb_early", "a call_rcu callback ran:");
+		mlf_tsan_acquire(&gp->token);
+		R.running_cb = g;
+		gp->func(gp->head);
+		R.running_cb = -1;
+		mlf_sched_wake(&gp->ran);
+		/* what the callback did happens before later grace periods */
+		mlf_tsan_release(&mlf_current()->rcu_token);
+		return true;
+	}
+	return false;
+}
+
+/* rcu_barrier(): wait until every callback queued so far has run. */
+MLF_NO_TSAN void mlf_rcu_model_barrier(void)
+{
+	int last = R.nr_gps, g;
+
+	for (g = 0; g < last; g++) {
+		struct grace_period *gp = R.gps[g];
+
+		while (gp->func && !gp->ran)
+			mlf_sched_block(MLF_WAIT_BARRIER, &gp->ran);
+		if (gp->func)
+			mlf_tsan_acquire(&gp->token);
+	}
+}
+
+MLF_NO_TSAN void mlf_rcu_model_task_done(void)
+{
+	struct mlf_task *t = mlf_current();
+
+	if (t->rcu_read_depth)
+		mlf_fail_simple("rcu.unbalanced",
+				"a task ended inside a read-side critical "
+				"section (depth %d)",
+				t->rcu_read_depth);
+}
+
+/* ---- the quarantine ---- */
+
+/* Index of the first block whose end is above @p (binary search). */
+MLF_NO_TSAN static int q_search(const char *p)
+{
+	int lo = 0, hi = R.nr_q;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (R.q[mid].ptr + R.q[mid].size <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_free(void *ptr, size_t size)
+{
+	struct quarantined *q;
+	size_t i;
+	int at;
+
+	if (!ptr)
+		return;
+	/*
+	 * Poison byte by byte, not with memset(): ThreadSanitizer sees
+	 * through the interceptor even here, and a reader that touches the
+	 * object later is reported by its rcu.* check, by name, first.
+	 */
+	for (i = 0; i < size; i++)
+		((volatile u8 *)ptr)[i] = MLF_FREE_POISON;
+	R.q = grow(R.q, &R.cap_q, R.nr_q + 1, sizeof(*R.q));
+	at = q_search(ptr);
+	memmove(&R.q[at + 1], &R.q[at], (R.nr_q - at) * sizeof(*R.q));
+	R.nr_q++;
+	q = &R.q[at];
+	q->ptr = ptr;
+	q->size = size;
+	q->freed_at = mlf_sched_step();
+	q->freed_by = mlf_sched_task_index();
+	q->after_gp = R.running_cb >= 0;
+	q->gp_start = q->after_gp ? R.gps[R.running_cb]->start : 0;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_access(const volatile void *addr,
+				      enum mlf_point kind)
+{
+	const char *p = (const char *)addr;
+	const struct mlf_task *t = mlf_current();
+	const struct quarantined *q;
+	unsigned long since = t->rcu_section_start;
+	const char *check;
+	char by[16];
+	int at;
+
+	if (!R.nr_q)
+		return;
+	at = q_search(p);
+	if (at >= R.nr_q || p < R.q[at].ptr)
+		return;
+	q = &R.q[at];
+	if (!t->rcu_read_depth)
+		check = "rcu.uaf";
+	else if (!q->after_gp)
+		check = since <= q->freed_at ? "rcu.no_grace" : "rcu.stale";
+	else
+		check = since <= q->gp_start ? "rcu.gp_early" : "rcu.stale";
+	if (q->freed_by < 0)
+		snprintf(by, sizeof(by), "rcu");
+	else
+		snprintf(by, sizeof(by), "t%d", q->freed_by);
+	mlf_fail_simple(check,
+			"%s at step %lu on %p, inside a %zu-byte object freed "
+			"at step %lu by %s %s; this task's read-side critical "
+			"section %s",
+			mlf_point_name(kind), mlf_sched_step(), addr, q->size,
+			q->freed_at, by,
+			q->after_gp ? "after a grace period" :
+				      "with no grace period",
+			!t->rcu_read_depth ? "is not open" :
+			since <= (q->after_gp ? q->gp_start : q->freed_at) ?
+					     "began before it" :
+					     "began after it");
+}

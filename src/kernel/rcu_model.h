@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RCU as the deterministic scheduler models it (schedule.h), in place of
+ * liburcu during a scheduled run:
+ *
+ * - A grace period starts at a step s (synchronize_rcu, call_rcu) and ends
+ *   at the first step at which every task that was inside a read-side
+ *   critical section at s has left that section; later readers do not
+ *   delay it. synchronize_rcu() blocks its caller until then; a call_rcu
+ *   callback becomes ready then and runs when the schedule picks rcu's task
+ *   (in softirq context, as the kernel runs it).
+ * - What the port frees (kfree_poisoned) is poisoned at once and kept in
+ *   quarantine until the run ends, so a task that still holds it fails at
+ *   its next scheduling point on it, deterministically and by name:
+ *     rcu.no_grace  freed with no grace period while a reader that could
+ *                   hold it was inside (its section began before the free)
+ *     rcu.gp_early  freed after a grace period that ended while this
+ *                   reader, inside since before it began, still held it
+ *     rcu.stale     the reader's section began after the grace period (or
+ *                   the free) began: it kept the pointer across
+ *                   rcu_read_unlock() / rcu_read_lock()
+ *     rcu.uaf       touched outside any read-side critical section
+ * - Independent checks of the model itself, from each task's own count of
+ *   the sections it left (not from the grace period's bookkeeping):
+ *     rcu.gp        a grace period ended while a task inside at its start
+ *                   had not left that section
+ *     rcu.cb_early  a callback ran before its grace period ended
+ * - For ThreadSanitizer: a reader's exit from a section that a grace period
+ *   waits for releases into the grace period, and whoever waited on it
+ *   acquires it; nothing else orders readers with writers.
+ */
+#ifndef _MLF_KERNEL_RCU_MODEL_H
+#define _MLF_KERNEL_RCU_MODEL_H
+
+#include "rcu_head.h"
+#include "schedule.h"
+
+void mlf_rcu_model_begin(void);
+/* The run is over: free the quarantine, count into @stats. */
+void mlf_rcu_model_end(struct mlf_sched_stats *stats);
+
+void mlf_rcu_model_read_lock(void);
+void mlf_rcu_model_read_unlock(void);
+void mlf_rcu_model_synchronize(void);
+void mlf_rcu_model_call(struct callback_head *head,
+			void (*func)(struct callback_head *head));
+void mlf_rcu_model_barrier(void);
+
+/* rcu's task: run one ready callback; false if none is ready. */
+bool mlf_rcu_model_run_callback(void);
+/* A task's work is done: it must not be inside a read-side section. */
+void mlf_rcu_model_task_done(void);
+
+/* kfree_poisoned() during a run: poison and quarantine. */
+void mlf_rcu_model_free(void *ptr, size_t size);
+/* A scheduling point on @addr: fails if it lies in freed memory. */
+void mlf_rcu_model_access(const volatile void *addr, enum mlf_point kind);
+
+/* schedule.c: wake rcu's task, a callback is ready */
+void mlf_sched_callback_ready(void);
+
+#endif

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The deterministic scheduler (schedule.h): tasks on fibers, the choice at
+ * each scheduling point, blocking and waking, and the record of recent
+ * steps for failure reports. Its own bookkeeping is out of ThreadSanitizer's
+ * sight (MLF_NO_TSAN): the tasks share it with no happens-before, which is
+ * right for the code under test and would be noise here.
+ */
+#include "schedule.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "fiber.h"
+#include "report.h"
+#include "rcu_model.h"
+#include "sanitizer.h"
+
+#define STACK_SIZE (1UL << 20)
+#define DEFAULT_MAX_STEPS 2000000UL
+#define RECENT 512
+
+int mlf_sched_on;
+
+enum task_state {
+	T_RUNNABLE,
+	T_BLOCKED,
+	T_DONE,
+};
+
+struct mlf_sched_task {
+	struct mlf_task task;		/* the shim's per-task state */
+	int index;			/* MLF_SCHED_RCU_TASK for rcu */
+	const char *name;
+	enum task_state state;
+	enum mlf_sched_wait wait;
+	const void *wait_on;
+	unsigned long points;
+	int priority;			/* PCT */
+	struct mlf_fiber fiber;
+	bool fiber_made;
+};
+
+struct recent_step {
+	unsigned long step;
+	s8 task;
+	u8 kind;
+	const struct mlf_site *site;
+	const volatile void *addr;
+	long op;
+};
+
+static struct {
+	const struct mlf_sched_config *cfg;
+	/* the harness's tasks, then rcu's */
+	struct mlf_sched_task tasks[MLF_SCHED_MAX_TASKS + 1];
+	int nr;
+	struct mlf_sched_task *cur;
+	struct mlf_fiber main;
+	struct mlf_task *main_task;
+	unsigned long step, max_steps;
+	/* MLF_SCHED_INPUT: the next decision, and the points until it */
+	int next_decision;
+	unsigned long countdown;
+	/* MLF_SCHED_PCT: change points (steps), the next, the priority */
+	unsigned long change_at[256];
+	int nr_changes, next_change, low_priority;
+	/* MLF_SCHED_EXPLORE */
+	int preemptions;
+	struct mlf_explore_visited *visited;
+	struct mlf_explore_stats *explore_stats;
+	struct mlf_sched_stats stats;
+	/*
+	 * ThreadSanitizer: what the caller set up happens before every task
+	 * (as pthread_create), and every task before the caller's return (as
+	 * pthread_join); nothing else is ordered by the scheduler.
+	 */
+	long start_token, end_token;
+	struct recent_step recent[RECENT];
+	unsigned long nr_recent;
+} S;
+
+static const char *const point_names[MLF_PT_NR] = {
+	[MLF_PT_READ] = "READ_ONCE",
+	[MLF_PT_WRITE] = "WRITE_ONCE",
+	[MLF_PT_DEREF] = "rcu_dereference",
+	[MLF_PT_PUBLISH] = "rcu_assign_pointer",
+	[MLF_PT_ATOMIC] = "atomic",
+	[MLF_PT_BARRIER] = "smp_mb",
+	[MLF_PT_LOCK] = "spin_lock",
+	[MLF_PT_UNLOCK] = "spin_unlock",
+	[MLF_PT_RCU_LOCK] = "rcu_read_lock",
+	[MLF_PT_RCU_UNLOCK] = "rcu_read_unlock",
+	[MLF_PT_SYNC_RCU] = "synchronize_rcu",
+	[MLF_PT_CALL_RCU] = "call_rcu",
+	[MLF_PT_RESCHED] = "cond_resched",
+	[MLF_PT_HARNESS] = "harness",
+	[MLF_PT_START] = "start",
+};
+
+const char *mlf_point_name(enum mlf_point kind)
+{
+	return kind < MLF_PT_NR ? point_names[kind] : "?";
+}
+
+static inline struct mlf_sched_task *rcu_task(void)
+{
+	return &S.tasks[S.nr];
+}
+
+/* All tasks, the harness's in index order, then rcu: @i in 0..S.nr. */
+static inline struct mlf_sched_task *task_at(int i)
+{
+	return &S.tasks[i];
+}
+
+static inline int slot_of(const struct mlf_sched_task *t)
+{
+	return (int)(t - S.tasks);
+}
+
+MLF_NO_TSAN int mlf_sched_nr_tasks(void)
+{
+	return S.nr;
+}
+
+MLF_NO_TSAN struct mlf_task *mlf_sched_task_at(int i)
+{
+	return &task_at(i)->task;
+}
+
+MLF_NO_TSAN int mlf_sched_task_index(void)
+{
+	return S.cur ? S.cur->index : 0;
+}
+
+MLF_NO_TSAN unsigned long mlf_sched_step(void)
+{
+	return S.step;
+}
+
+/* ---- the record of recent steps ---- */
+
+MLF_NO_TSAN static void record(enum mlf_point kind, const volatile void *addr,
+			       const struct mlf_site *site)
+{
+	struct recent_step *r = &S.recent[S.nr_recent++ % RECENT];
+
+	r->step = S.step;
+	r->task = (s8)S.cur->index;
+	r->kind = kind;
+	r->site = site;
+	r->addr = addr;
+	r->op = S.cur->task.op;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path ? path : "?";
+}
+
+static const char *task_label(int index, char *buf, size_t size)
+{
+	if (index == MLF_SCHED_RCU_TASK)
+		return "rcu";
+	snprintf(buf, size, "t%d", index);
+	return buf;
+}
+
+MLF_NO_TSAN void mlf_sched_print_recent(int nr_steps)
+{
+	unsigned long first, i;
+
+	if (!S.nr_recent)
+		return;
+	if ((unsigned long)nr_steps > RECENT)
+		nr_steps = RECENT;
+	first = S.nr_recent > (unsigned long)nr_steps ?
+			S.nr_recent - nr_steps : 0;
+	if (S.nr_recent > RECENT && first < S.nr_recent - RECENT)
+		first = S.nr_recent - RECENT;
+	fprintf(stderr, "  the schedule's last %lu steps (of %lu):\n",
+		S.nr_recent - first, S.step);
+	for (i = first; i < S.nr_recent; i++) {
+		const struct recent_step *r = &S.recent[i % RECENT];
+		char label[16];
+
+		fprintf(stderr, "  %s step %-6lu %-4s op %-3ld %-18s %s:%d %s()\n",
+			i + 1 == S.nr_recent ? ">" : " ", r->step,
+			task_label(r->task, label, sizeof(label)), r->op,
+			mlf_point_name(r->kind),
+			base_name(r->site ? r->site->file : NULL),
+			r->site ? r->site->line : 0,
+			r->site && r->site->func ? r->site->func : "?");
+	}
+}
+
+/* ---- choosing ---- */
+
+MLF_NO_TSAN static bool runnable(const struct mlf_sched_task *t)
+{
+	return t->state == T_RUNNABLE;
+}
+
+/* The first runnable task from slot @from on, cyclically; NULL if none. */
+MLF_NO_TSAN static struct mlf_sched_task *runnable_from(int from)
+{
+	int n = S.nr + 1, k;
+
+	for (k = 0; k < n; k++) {
+		struct mlf_sched_task *t = task_at((from + k) % n);
+
+		if (runnable(t))
+			return t;
+	}
+	return NULL;
+}
+
+/* The slot of a decision's task: 0..nr-1 the harness's, nr rcu. */
+static int decision_slot(u8 task)
+{
+	return task % (S.nr + 1);
+}
+
+MLF_NO_TSAN static struct mlf_sched_task *choose_input(bool at_point)
+{
+	const struct mlf_sched_config *cfg = S.cfg;
+
+	if (at_point && S.countdown && --S.countdown == 0) {
+		const struct mlf_sched_decision *d =
+			&cfg->decisions[S.next_decision++];
+
+		S.stats.decisions++;
+		S.countdown = S.next_decision < cfg->nr_decisions ?
+			max(cfg->decisions[S.next_decision].delay, 1) : 0;
+		return runnable_from(decision_slot(d->task));
+	}
+	if (runnable(S.cur))
+		return S.cur;
+	return runnable_from(slot_of(S.cur) + 1);
+}
+
+MLF_NO_TSAN static struct mlf_sched_task *choose_pct(bool at_point)
+{
+	struct mlf_sched_task *best = NULL;
+	int i;
+
+	if (at_point && S.next_change < S.nr_changes &&
+	    S.step >= S.change_at[S.next_change]) {
+		S.next_change++;
+		S.stats.decisions++;
+		S.cur->priority = S.low_priority--;
+	}
+	for (i = 0; i <= S.nr; i++) {
+		struct mlf_sched_task *t = task_at(i);
+
+		if (runnable(t) && (!best || t->priority > best->priority))
+			best = t;
+	}
+	return best;
+}
+
+/* The scheduler's share of a state hash: where each task is, RCU. */
+MLF_NO_TSAN static u64 sched_hash(void)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+	int i;
+
+	for (i = 0; i <= S.nr; i++) {
+		const struct mlf_sched_task *t = task_at(i);
+		u64 v[] = { t->state, t->wait, t->points, t->task.op,
+			    (u64)t->task.rcu_read_depth, t->task.locks_held };
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(v); k++)
+			h = (h ^ v[k]) * 0x100000001b3ULL;
+	}
+	return h;
+}
+
+MLF_NO_TSAN static struct mlf_sched_task *choose_explore(bool free_switch)
+{
+	s8 options[MLF_SCHED_MAX_TASKS + 1];
+	int nr = 0, i, pick;
+	bool preemptive = runnable(S.cur) && !free_switch;
+
+	if (runnable(S.cur))
+		options[nr++] = (s8)slot_of(S.cur);
+	for (i = 0; i <= S.nr; i++)
+		if (runnable(task_at(i)) && task_at(i) != S.cur)
+			options[nr++] = (s8)i;
+	if (!nr)
+		return NULL;
+	if (nr == 1)
+		return task_at(options[0]);
+	pick = mlf_explore_choose(S.cfg->explore, S.visited, S.explore_stats,
+				  options, nr, preemptive, S.preemptions,
+				  sched_hash());
+	if (preemptive && pick)
+		S.preemptions++;
+	return task_at(options[pick]);
+}
+
+/*
+ * At a point (@at_point) or because the current task cannot go on. A task's
+ * first point (@free_switch) is no preemption: it has not started yet.
+ */
+MLF_NO_TSAN static struct mlf_sched_task *choose(bool at_point,
+						 bool free_switch)
+{
+	switch (S.cfg->policy) {
+	case MLF_SCHED_PCT:
+		return choose_pct(at_point);
+	case MLF_SCHED_EXPLORE:
+		return choose_explore(free_switch);
+	case MLF_SCHED_INPUT:
+	default:
+		return choose_input(at_point);
+	}
+}
+
+/* ---- switching ---- */
+
+MLF_NO_TSAN static void enter(struct mlf_sched_task *t)
+{
+	S.cur = t;
+	mlf_current_task = &t->task;
+}
+
+/* Switch from the current task to @next (which may be it). */
+MLF_NO_TSAN static void switch_to(struct mlf_sched_task *next, bool could_go_on)
+{
+	struct mlf_sched_task *prev = S.cur;
+
+	if (next == prev)
+		return;
+	S.stats.switches++;
+	if (could_go_on)
+		S.stats.preemptions++;
+	enter(next);
+	mlf_fiber_switch(&prev->fiber, &next->fiber);
+	/* back: whoever switched to us has set S.cur and current */
+}
+
+MLF_NO_TSAN static void fail_deadlock(void)
+{
+	char what[512];
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i <= S.nr; i++) {
+		const struct mlf_sched_task *t = task_at(i);
+		char label[16];
+
+		if (t->state != T_BLOCKED || t->wait == MLF_WAIT_CALLBACK)
+			continue;
+		len += snprintf(what + len, len < sizeof(what) ?
+				sizeof(what) - len : 0, " %s (%s) waits on %s %p;",
+				task_label(t->index, label, sizeof(label)),
+				t->name,
+				t->wait == MLF_WAIT_LOCK ? "a lock" :
+				t->wait == MLF_WAIT_GP ? "a grace period" :
+				"rcu_barrier",
+				t->wait_on);
+		if (len >= sizeof(what))
+			break;
+	}
+	mlf_fail_simple("sched.deadlock", "no task can run:%s", what);
+}
+
+/* Leave the current task, which is done, for @next (or main: NULL). */
+MLF_NO_TSAN __attribute__((noreturn)) static void exit_to(
+	struct mlf_sched_task *next)
+{
+	struct mlf_sched_task *prev = S.cur;
+
+	if (next) {
+		S.stats.switches++;
+		enter(next);
+		mlf_fiber_exit_to(&prev->fiber, &next->fiber);
+	}
+	S.cur = NULL;
+	mlf_current_task = S.main_task;
+	mlf_fiber_exit_to(&prev->fiber, &S.main);
+}
+
+/*
+ * The current task cannot go on (blocked, or its work is done): run another.
+ * Returns only once the current task runs again (never if it is done).
+ * When nothing can run and every task is done, the run is over: back to
+ * the caller of mlf_sched_run() (rcu's task is left parked, and re-armed
+ * by the next run).
+ */
+MLF_NO_TSAN static void run_another(void)
+{
+	struct mlf_sched_task *prev = S.cur, *next = choose(false, true);
+	int i;
+
+	if (prev->state == T_DONE)
+		exit_to(next);
+	if (next) {
+		switch_to(next, false);
+		return;
+	}
+	for (i = 0; i < S.nr; i++)
+		if (task_at(i)->state != T_DONE)
+			fail_deadlock();
+	S.cur = NULL;
+	mlf_current_task = S.main_task;
+	mlf_fiber_switch(&prev->fiber, &S.main);
+	/* a parked fiber is never resumed: mlf_fiber_reset() re-arms it */
+	abort();
+}
+
+MLF_NO_TSAN void mlf_sched_block(enum mlf_sched_wait why, const void *on)
+{
+	struct mlf_sched_task *t = S.cur;
+
+	t->state = T_BLOCKED;
+	t->wait = why;
+	t->wait_on = on;
+	run_another();
+}
+
+MLF_NO_TSAN void mlf_sched_wake(const void *on)
+{
+	int i;
+
+	for (i = 0; i <= S.nr; i++) {
+		struct mlf_sched_task *t = task_at(i);
+
+		if (t->state == T_BLOCKED && t->wait_on == on) {
+			t->state = T_RUNNABLE;
+			t->wait_on = NULL;
+		}
+	}
+}
+
+MLF_NO_TSAN static void fail_livelock(void)
+{
+	mlf_fail_simple("sched.livelock",
+			"the run passed %lu scheduling points and its tasks "
+			"are not done: an endless loop or chase",
+			S.max_steps);
+}
+
+MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
+				   const volatile void *addr,
+				   const struct mlf_site *site)
+{
+	struct mlf_sched_task *cur = S.cur, *next;
+
+	if (!cur)
+		return;		/* the harness's set-up, between tasks */
+	S.step++;
+	cur->points++;
+	record(kind, addr, site);
+	if (S.step > S.max_steps)
+		fail_livelock();
+	/* an access to freed memory fails here, named by how it happened */
+	if (addr)
+		mlf_rcu_model_access(addr, kind);
+	if (S.cfg->on_step)
+		S.cfg->on_step(S.cfg->arg);
+	/*
+	 * Exploring, a task's own first point is no choice: it was just
+	 * chosen to run (and switching back would repeat a schedule), except
+	 * the run's very first point, which chooses who starts.
+	 */
+	if (kind == MLF_PT_START && S.step > 1 &&
+	    S.cfg->policy == MLF_SCHED_EXPLORE)
+		return;
+	next = choose(true, kind == MLF_PT_START);
+	if (next && next != cur)
+		switch_to(next, kind != MLF_PT_START);
+}
+
+/* ---- tasks ---- */
+
+MLF_NO_TSAN static void task_main(void *arg)
+{
+	struct mlf_sched_task *t = arg;
+
+	mlf_tsan_acquire(&S.start_token);
+	__mlf_sched_point(MLF_PT_START, NULL, NULL);
+	S.cfg->fn(t->index, S.cfg->arg);
+	mlf_rcu_model_task_done();
+	mlf_tsan_release(&S.end_token);
+	t->state = T_DONE;
+	run_another();
+	abort();
+}
+
+/* The call_rcu callbacks' task: runs each ready callback, else sleeps. */
+MLF_NO_TSAN static void rcu_main(void *arg)
+{
+	(void)arg;
+	mlf_tsan_acquire(&S.start_token);
+	for (;;) {
+		mlf_tsan_release(&S.end_token);
+		if (!mlf_rcu_model_run_callback())
+			mlf_sched_block(MLF_WAIT_CALLBACK, rcu_task());
+	}
+}
+
+/* Wake rcu's task: a callback's grace period has ended. */
+MLF_NO_TSAN void mlf_sched_callback_ready(void)
+{
+	mlf_sched_wake(rcu_task());
+}
+
+static u64 splitmix64(u64 *state)
+{
+	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* PCT: distinct priorities above every change point's, from the seed. */
+MLF_NO_TSAN static void pct_setup(const struct mlf_sched_config *cfg)
+{
+	int n = S.nr + 1, order[MLF_SCHED_MAX_TASKS + 1], i;
+	unsigned long at = 0;
+	u64 state = cfg->seed;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		int j = (int)(splitmix64(&state) % (u64)(i + 1));
+		int tmp = order[i];
+
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	S.nr_changes = 0;
+	for (i = 0; i < cfg->nr_decisions && i < (int)ARRAY_SIZE(S.change_at);
+	     i++) {
+		at += max(cfg->decisions[i].delay, 1);
+		S.change_at[S.nr_changes++] = at;
+	}
+	/* priorities d + 1 .. d + n, change points d .. 1 */
+	for (i = 0; i < n; i++)
+		task_at(order[i])->priority = S.nr_changes + 1 + i;
+	S.low_priority = S.nr_changes;
+	S.next_change = 0;
+}
+
+MLF_NO_TSAN static void setup_task(struct mlf_sched_task *t, int index,
+				   const char *name, void (*fn)(void *arg))
+{
+	mlf_task_init(&t->task);
+	t->task.sched = t;
+	t->index = index;
+	t->name = name;
+	t->state = T_RUNNABLE;
+	t->wait_on = NULL;
+	t->points = 0;
+	t->priority = 0;
+	if (!t->fiber_made) {
+		if (mlf_fiber_create(&t->fiber, STACK_SIZE, fn, t))
+			mlf_fail_simple("harness", "cannot map a fiber stack");
+		t->fiber_made = true;
+	} else {
+		mlf_fiber_reset(&t->fiber, fn, t);
+	}
+}
+
+MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
+			       struct mlf_sched_stats *stats)
+{
+	struct mlf_sched_task *first;
+	int i;
+
+	if (cfg->nr_tasks < 1 || cfg->nr_tasks > MLF_SCHED_MAX_TASKS)
+		mlf_fail_simple("harness", "a scheduled run of %d tasks",
+				cfg->nr_tasks);
+	S.cfg = cfg;
+	S.nr = cfg->nr_tasks;
+	S.step = 0;
+	S.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
+	S.nr_recent = 0;
+	S.preemptions = 0;
+	memset(&S.stats, 0, sizeof(S.stats));
+	for (i = 0; i < S.nr; i++)
+		setup_task(task_at(i), i,
+			   cfg->names && cfg->names[i] ? cfg->names[i] : "task",
+			   task_main);
+	setup_task(rcu_task(), MLF_SCHED_RCU_TASK, "rcu", rcu_main);
+	/* idle until a callback is ready */
+	rcu_task()->state = T_BLOCKED;
+	rcu_task()->wait = MLF_WAIT_CALLBACK;
+	rcu_task()->wait_on = rcu_task();
+	rcu_task()->task.softirq_depth = 1;	/* callbacks run in softirq */
+
+	S.next_decision = 0;
+	S.countdown = cfg->nr_decisions ? max(cfg->decisions[0].delay, 1) : 0;
+	if (cfg->policy == MLF_SCHED_PCT)
+		pct_setup(cfg);
+
+	S.main_task = mlf_current();
+	mlf_fiber_init_main(&S.main);
+	mlf_rcu_model_begin();
+	__atomic_store_n(&mlf_sched_on, 1, __ATOMIC_RELAXED);
+
+	/*
+	 * The first task: PCT's highest priority, else t0; every task's
+	 * first point is a choice of who starts, which no preemption costs.
+	 */
+	S.cur = task_at(0);
+	first = cfg->policy == MLF_SCHED_PCT ? choose_pct(false) : task_at(0);
+	enter(first);
+	mlf_tsan_release(&S.start_token);
+	mlf_fiber_switch(&S.main, &first->fiber);
+	mlf_tsan_acquire(&S.end_token);
+
+	/* every task is done */
+	__atomic_store_n(&mlf_sched_on, 0, __ATOMIC_RELAXED);
+	mlf_current_task = S.main_task;
+	S.stats.steps = S.step;
+	mlf_rcu_model_end(&S.stats);
+	if (stats)
+		*stats = S.stats;
+}
+
+MLF_NO_TSAN void mlf_explore_use(struct mlf_explore_visited *visited,
+				 struct mlf_explore_stats *stats)
+{
+	S.visited = visited;
+	S.explore_stats = stats;
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The deterministic scheduler. A scheduled run has a few logical threads
+ * (tasks), each a fiber (fiber.h) on the calling OS thread; exactly one
+ * runs at a time, and it can lose the CPU only at a scheduling point: every
+ * READ_ONCE / WRITE_ONCE / rcu_dereference / rcu_assign_pointer / smp_* /
+ * atomic op of the shim, spin_lock / unlock, rcu_read_lock / unlock,
+ * synchronize_rcu, call_rcu, cond_resched, and the harness's own
+ * bookkeeping. Plain accesses are not points: a lock orders them, and where
+ * code forgets the lock ThreadSanitizer still sees the race, since the
+ * switch between fibers is no synchronization to it (fiber.h).
+ *
+ * Who runs next is decided at each point by a policy, from the input only,
+ * so the same input gives the same interleaving in every build:
+ *
+ *   MLF_SCHED_INPUT    a list of decisions "after D more points, switch to
+ *                      task T"; when they run out, the current task runs
+ *                      until it blocks or ends, then the next one in order
+ *   MLF_SCHED_PCT      probabilistic concurrency testing (Burckhardt et al.,
+ *                      ASPLOS 2010): distinct priorities from the seed, the
+ *                      highest-priority runnable task runs, and at d - 1
+ *                      change points (the decisions' delays, as steps) the
+ *                      running task drops below every other; a bug of depth
+ *                      d is found with probability >= 1 / (n k^(d-1))
+ *   MLF_SCHED_EXPLORE  choices replayed from a prefix, then the default;
+ *                      every choice point is logged, for a depth-first
+ *                      enumeration of all schedules (explore.h)
+ *
+ * Locks are model locks: a task that would block is not runnable (and a
+ * run where nothing is runnable is "sched.deadlock"). RCU is modelled by the
+ * scheduler too (rcu_model.c): a grace period ends only when every task
+ * that was inside a read-side critical section at its start has left it,
+ * call_rcu callbacks run in a task of their own ("rcu", schedulable like
+ * the others) after their grace period, and memory freed by the port stays
+ * poisoned in quarantine until the run ends, so a reader that still holds
+ * it fails with a named check at its next scheduling point.
+ *
+ * Readers may be preempted anywhere, inside read-side critical sections
+ * and spinlocks included: one task's run of steps stands for one CPU, and
+ * any interleaving of the CPUs' steps is an execution of the kernel, with
+ * CONFIG_PREEMPT_RCU or without (without it a reader is not preempted, but
+ * the other CPUs go on all the same). Executions are sequentially
+ * consistent: weaker orderings are left to ThreadSanitizer's view of the
+ * accesses' atomicity and ordering.
+ */
+#ifndef _MLF_KERNEL_SCHEDULE_H
+#define _MLF_KERNEL_SCHEDULE_H
+
+#include "task.h"
+#include "types.h"
+
+enum mlf_point {
+	MLF_PT_READ,		/* READ_ONCE */
+	MLF_PT_WRITE,		/* WRITE_ONCE */
+	MLF_PT_DEREF,		/* rcu_dereference, smp_load_acquire */
+	MLF_PT_PUBLISH,		/* rcu_assign_pointer, smp_store_release */
+	MLF_PT_ATOMIC,		/* atomic_long_* */
+	MLF_PT_BARRIER,		/* smp_mb */
+	MLF_PT_LOCK,		/* spin_lock, before taking it */
+	MLF_PT_UNLOCK,		/* spin_unlock, before releasing it */
+	MLF_PT_RCU_LOCK,	/* rcu_read_lock */
+	MLF_PT_RCU_UNLOCK,	/* rcu_read_unlock */
+	MLF_PT_SYNC_RCU,	/* synchronize_rcu, rcu_barrier */
+	MLF_PT_CALL_RCU,	/* call_rcu */
+	MLF_PT_RESCHED,		/* cond_resched */
+	MLF_PT_HARNESS,		/* the harness's own bookkeeping */
+	MLF_PT_START,		/* a task's first step */
+	MLF_PT_NR,
+};
+
+/* Where a point is in the source: for the trace of a schedule. */
+struct mlf_site {
+	const char *file;
+	int line;
+	const char *func;
+};
+
+#define MLF_SITE()                                                    \
+	({                                                            \
+		static const struct mlf_site __mlf_site = {           \
+			__FILE__, __LINE__, __func__                  \
+		};                                                    \
+		&__mlf_site;                                          \
+	})
+
+/* Non-zero while a scheduled run is in progress. */
+extern int mlf_sched_on;
+
+void __mlf_sched_point(enum mlf_point kind, const volatile void *addr,
+		       const struct mlf_site *site);
+
+static inline void mlf_sched_point(enum mlf_point kind,
+				   const volatile void *addr,
+				   const struct mlf_site *site)
+{
+	if (unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED)))
+		__mlf_sched_point(kind, addr, site);
+}
+
+#define MLF_SCHED_MAX_TASKS 8
+/* the call_rcu callbacks' task, after the harness's */
+#define MLF_SCHED_RCU_TASK (-1)
+
+enum mlf_sched_policy {
+	MLF_SCHED_INPUT,
+	MLF_SCHED_PCT,
+	MLF_SCHED_EXPLORE,
+	MLF_SCHED_NR_POLICIES,
+};
+
+struct mlf_sched_decision {
+	u16 delay;	/* points from the previous decision (>= 1) */
+	u8 task;	/* input: who runs next (if not runnable: the next) */
+};
+
+struct mlf_explore_run;
+
+struct mlf_sched_config {
+	int nr_tasks;				/* 1..MLF_SCHED_MAX_TASKS */
+	void (*fn)(int task, void *arg);	/* each task's work */
+	void *arg;
+	const char *const *names;		/* "writer", "reader", ... */
+	enum mlf_sched_policy policy;
+	const struct mlf_sched_decision *decisions;
+	int nr_decisions;
+	u64 seed;				/* PCT's priorities */
+	unsigned long max_steps;		/* 0: a default bound */
+	struct mlf_explore_run *explore;	/* MLF_SCHED_EXPLORE */
+	/* called once per step with the step's task, before it runs on */
+	void (*on_step)(void *arg);
+};
+
+struct mlf_sched_stats {
+	unsigned long steps;		/* scheduling points passed */
+	unsigned long switches;		/* a different task ran on */
+	unsigned long preemptions;	/* ... while the one before could go on */
+	unsigned long decisions;	/* input decisions taken */
+	unsigned long grace_periods;
+	unsigned long callbacks;
+};
+
+/*
+ * Run @cfg's tasks to their end on fibers of the calling thread, then the
+ * RCU callbacks still pending (their grace periods end once no task is a
+ * reader), and free the quarantine. A failure inside is reported through
+ * mlf_fail() as usual; the run ends with the process (or, with a test's
+ * fail handler, when the failing task ends).
+ */
+void mlf_sched_run(const struct mlf_sched_config *cfg,
+		   struct mlf_sched_stats *stats);
+
+/* Inside a run: the tasks, 0..nr - 1 the harness's and nr rcu's. */
+int mlf_sched_nr_tasks(void);
+struct mlf_task *mlf_sched_task_at(int i);
+/* Inside a run: the current task's index (MLF_SCHED_RCU_TASK: rcu). */
+int mlf_sched_task_index(void);
+/* The number of points passed since the run began. */
+unsigned long mlf_sched_step(void);
+
+/* Blocking, for the shim's model lock and RCU (not for the harness). */
+enum mlf_sched_wait {
+	MLF_WAIT_LOCK,		/* a spinlock, until its owner unlocks it */
+	MLF_WAIT_GP,		/* synchronize_rcu, until the grace period */
+	MLF_WAIT_BARRIER,	/* rcu_barrier, until the callbacks ran */
+	MLF_WAIT_CALLBACK,	/* the rcu task, until a callback is ready */
+};
+/* Block the current task on @on until mlf_sched_wake(@on). */
+void mlf_sched_block(enum mlf_sched_wait why, const void *on);
+/* Make every task blocked on @on runnable again. */
+void mlf_sched_wake(const void *on);
+
+/*
+ * The last steps of the current run (or of the last one), one line each:
+ * step, task, point, source line; printed after a failure.
+ */
+void mlf_sched_print_recent(int nr_steps);
+
+const char *mlf_point_name(enum mlf_point kind);
+
+#endif

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The deterministic scheduler under the sanitizers: the schedule runs its
+ * tasks one after the other on one OS thread, yet ThreadSanitizer must
+ * still see two unsynchronized accesses of different tasks as a race (the
+ * switch is no synchronization), and must not where the code under test
+ * orders them (a lock, a grace period); AddressSanitizer must still report
+ * a use after free in a task. Run as: sched_sanitizers MODE, where MODE is
+ *
+ *   race     t0 writes a plain int, t1 reads it: a TSan report
+ *   locked   the same under a model lock: none
+ *   rcu      t0 unpublishes, waits for a grace period and writes the
+ *            object; t1 read it in a section before: none
+ *   relaxed  READ_ONCE / WRITE_ONCE on both sides: none
+ *   uaf      t1 reads what t0 freed (plainly, outside the quarantine):
+ *            an ASan report
+ *
+ * It prints "clean" when the run ends without a report.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kernel.h"
+
+static int plain;
+static spinlock_t lock;
+static struct {
+	int value;
+} *obj, *published;
+static const char *mode;
+
+static void task(int t, void *arg)
+{
+	(void)arg;
+	if (!strcmp(mode, "race") || !strcmp(mode, "locked")) {
+		bool locked = !strcmp(mode, "locked");
+
+		if (locked)
+			spin_lock(&lock);
+		if (t == 0)
+			plain = 1;
+		else
+			printf("read %d\n", plain);
+		if (locked)
+			spin_unlock(&lock);
+	} else if (!strcmp(mode, "relaxed")) {
+		if (t == 0)
+			WRITE_ONCE(plain, 1);
+		else
+			printf("read %d\n", READ_ONCE(plain));
+	} else if (!strcmp(mode, "rcu")) {
+		if (t == 1) {
+			rcu_read_lock();
+			printf("read %d\n", rcu_dereference(published)->value);
+			rcu_read_unlock();
+		} else {
+			rcu_assign_pointer(published, NULL);
+			synchronize_rcu();
+			obj->value = 2;		/* as a free would */
+		}
+	} else if (!strcmp(mode, "uaf")) {
+		if (t == 0)
+			free(obj);
+		else
+			printf("read %d\n", obj->value);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	/* rcu: t1 enters its section first, then t0 runs */
+	static const struct mlf_sched_decision t1_first[] = { { 1, 1 } };
+	struct mlf_sched_config cfg = {
+		.nr_tasks = 2,
+		.fn = task,
+		.policy = MLF_SCHED_INPUT,
+	};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: sched_sanitizers race|locked|rcu|relaxed|uaf\n");
+		return 2;
+	}
+	mode = argv[1];
+	spin_lock_init(&lock);
+	obj = calloc(1, sizeof(*obj));
+	obj->value = 1;
+	published = obj;
+	if (!strcmp(mode, "rcu")) {
+		cfg.decisions = t1_first;
+		cfg.nr_decisions = 1;
+	}
+	mlf_sched_run(&cfg, NULL);
+	printf("clean\n");
+	return 0;
+}

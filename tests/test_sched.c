@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The deterministic scheduler (src/kernel/schedule.h) on small programs of
+ * its own, with the shim's READ_ONCE / locks / RCU as scheduling points:
+ * decisions do what they say, the same decisions give the same run, model
+ * locks exclude and block, a deadlock is reported, grace periods wait for
+ * exactly the readers they must, callbacks run after them, freed memory is
+ * caught by the check that names how it was reached, PCT and the
+ * exhaustive enumeration count what combinatorics says they must.
+ */
+#include <stdlib.h>
+
+#include "kernel/explore.h"
+#include "kernel/kernel.h"
+#include "kernel/sanitizer.h"
+#include "testlib.h"
+
+/* ---- a log of which task passed which of its own steps ---- */
+
+/*
+ * The test's own records are shared by the tasks with no ordering (the
+ * scheduler gives none): relaxed atomics, so that ThreadSanitizer's build
+ * judges the scheduler, not the test.
+ */
+#define LOG_MAX 256
+static int log_task[LOG_MAX];
+static int nr_log;
+static long shared;
+
+static void append(int *array, int *nr, int max, int value)
+{
+	int n = __atomic_load_n(nr, __ATOMIC_RELAXED);
+
+	if (n < max) {
+		__atomic_store_n(&array[n], value, __ATOMIC_RELAXED);
+		__atomic_store_n(nr, n + 1, __ATOMIC_RELAXED);
+	}
+}
+
+static void note(int task)
+{
+	append(log_task, &nr_log, LOG_MAX, task);
+}
+
+/* n READ_ONCE points, each logged */
+static void stepper(int task, void *arg)
+{
+	int n = (int)(long)arg, i;
+
+	for (i = 0; i < n; i++) {
+		note(task);
+		(void)READ_ONCE(shared);
+	}
+}
+
+static void run(int nr_tasks, void (*fn)(int, void *), void *arg,
+		const struct mlf_sched_decision *d, int nr_d,
+		struct mlf_sched_stats *st)
+{
+	struct mlf_sched_config cfg = {
+		.nr_tasks = nr_tasks,
+		.fn = fn,
+		.arg = arg,
+		.policy = MLF_SCHED_INPUT,
+		.decisions = d,
+		.nr_decisions = nr_d,
+	};
+
+	nr_log = 0;
+	shared = 0;
+	mlf_sched_run(&cfg, st);
+}
+
+TEST(default_runs_each_task_to_its_end)
+{
+	struct mlf_sched_stats st;
+	int i;
+
+	run(2, stepper, (void *)3L, NULL, 0, &st);
+	ASSERT_EQ(nr_log, 6);
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(log_task[i], i / 3);
+	EXPECT_EQ(st.preemptions, 0);
+}
+
+TEST(a_decision_switches_after_its_delay)
+{
+	/* t0's START is point 1, its first READ_ONCE point 2: switch there */
+	static const struct mlf_sched_decision d[] = { { 2, 1 }, { 2, 0 } };
+	/* t1 runs from its start to its first READ_ONCE: 2 more points */
+	static const int want[] = { 0, 1, 0, 0, 1, 1 };
+	struct mlf_sched_stats st;
+	int i;
+
+	run(2, stepper, (void *)3L, d, 2, &st);
+	ASSERT_EQ(nr_log, 6);
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(log_task[i], want[i]);
+	EXPECT_EQ(st.decisions, 2);
+	EXPECT_EQ(st.preemptions, 2);
+}
+
+/* read, yield at the point, write: a lost update when interleaved */
+static void incrementer(int task, void *arg)
+{
+	long v = READ_ONCE(shared);
+
+	(void)arg;
+	(void)task;
+	WRITE_ONCE(shared, v + 1);
+}
+
+TEST(the_same_decisions_give_the_same_run)
+{
+	/* switch at t0's WRITE_ONCE (after its read): both write 1 */
+	static const struct mlf_sched_decision lost[] = { { 3, 1 } };
+	struct mlf_sched_stats st;
+
+	run(2, incrementer, NULL, NULL, 0, &st);
+	EXPECT_EQ(shared, 2);
+	run(2, incrementer, NULL, lost, 1, &st);
+	EXPECT_EQ(shared, 1);
+	run(2, incrementer, NULL, lost, 1, &st);
+	EXPECT_EQ(shared, 1);
+}
+
+static spinlock_t lock_a, lock_b;
+
+static void locked_incrementer(int task, void *arg)
+{
+	unsigned long flags;
+	long v;
+
+	(void)arg;
+	(void)task;
+	spin_lock_irqsave(&lock_a, flags);
+	v = READ_ONCE(shared);
+	WRITE_ONCE(shared, v + 1);
+	spin_unlock_irqrestore(&lock_a, flags);
+}
+
+TEST(a_model_lock_excludes_and_blocks)
+{
+	/* preempt t0 inside the critical section, at every point there */
+	static const struct mlf_sched_decision d[] = {
+		{ 3, 1 }, { 1, 1 }, { 1, 0 }, { 1, 1 }, { 1, 0 },
+	};
+	struct mlf_sched_stats st;
+
+	spin_lock_init(&lock_a);
+	run(3, locked_incrementer, NULL, d, ARRAY_SIZE(d), &st);
+	EXPECT_EQ(shared, 3);
+	EXPECT(st.switches >= 2);
+}
+
+static void abba(int task, void *arg)
+{
+	spinlock_t *first = task ? &lock_b : &lock_a;
+	spinlock_t *second = task ? &lock_a : &lock_b;
+
+	(void)arg;
+	spin_lock(first);
+	(void)READ_ONCE(shared);
+	spin_lock(second);
+	spin_unlock(second);
+	spin_unlock(first);
+}
+
+TEST(a_deadlock_is_reported)
+{
+	/* t0 takes a, then t1 takes b: each waits for the other */
+	static const struct mlf_sched_decision d[] = { { 3, 1 } };
+
+#ifdef MLF_TSAN
+	/*
+	 * The tasks never end, so nothing orders what they did before the
+	 * test goes on (a real run ends here, in abort()): TSan would report
+	 * the test's own globals. The other builds check this.
+	 */
+	return;
+#endif
+	spin_lock_init(&lock_a);
+	spin_lock_init(&lock_b);
+	testlib_catch_failures();
+	run(2, abba, NULL, d, 1, NULL);
+	testlib_stop_catching();
+	EXPECT_STREQ(testlib_caught.check, "sched.deadlock");
+	lockdep_reset();
+}
+
+/* ---- RCU ---- */
+
+struct obj {
+	long value;
+	struct rcu_head rcu;
+};
+
+static struct obj *published;
+static int order[8];
+static int nr_order;
+
+static void free_obj(struct rcu_head *head)
+{
+	struct obj *o = container_of(head, struct obj, rcu);
+
+	append(order, &nr_order, 8, 9);
+	kfree_poisoned(o, sizeof(*o));
+}
+
+/* t0 reads under RCU (three points inside); t1 unpublishes and waits */
+static void reader_writer(int task, void *arg)
+{
+	bool use_call_rcu = arg != NULL;
+
+	if (task == 0) {
+		struct obj *o;
+
+		rcu_read_lock();
+		o = rcu_dereference(published);
+		if (o)
+			(void)READ_ONCE(o->value);
+		append(order, &nr_order, 8, 1);
+		rcu_read_unlock();
+		return;
+	}
+	{
+		struct obj *o = published;
+
+		rcu_assign_pointer(published, NULL);
+		if (use_call_rcu) {
+			call_rcu(&o->rcu, free_obj);
+			append(order, &nr_order, 8, 2);
+			return;
+		}
+		synchronize_rcu();
+		append(order, &nr_order, 8, 2);
+		kfree_poisoned(o, sizeof(*o));
+	}
+}
+
+static void rcu_run(const struct mlf_sched_decision *d, int nr_d, void *arg,
+		    struct mlf_sched_stats *st)
+{
+	published = kzalloc(sizeof(*published), GFP_KERNEL);
+	nr_order = 0;
+	run(2, reader_writer, arg, d, nr_d, st);
+}
+
+TEST(synchronize_rcu_waits_for_a_reader_inside)
+{
+	/* t0 enters its section (START, RCU_LOCK, DEREF), then t1 runs */
+	static const struct mlf_sched_decision d[] = { { 3, 1 } };
+	struct mlf_sched_stats st;
+
+	rcu_run(d, 1, NULL, &st);
+	ASSERT_EQ(nr_order, 2);
+	EXPECT_EQ(order[0], 1);		/* the reader left first */
+	EXPECT_EQ(order[1], 2);
+	EXPECT_EQ(st.grace_periods, 1);
+}
+
+TEST(a_grace_period_does_not_wait_for_later_readers)
+{
+	/* t1 first: its grace period starts with no reader inside */
+	static const struct mlf_sched_decision d[] = { { 1, 1 } };
+	struct mlf_sched_stats st;
+
+	rcu_run(d, 1, NULL, &st);
+	ASSERT_EQ(nr_order, 2);
+	EXPECT_EQ(order[0], 2);
+	EXPECT_EQ(order[1], 1);
+}
+
+TEST(a_callback_runs_after_its_grace_period)
+{
+	/* t0 inside, t1 queues the callback and ends, t0 leaves, rcu runs */
+	static const struct mlf_sched_decision d[] = { { 3, 1 } };
+	struct mlf_sched_stats st;
+
+	rcu_run(d, 1, (void *)1L, &st);
+	ASSERT_EQ(nr_order, 3);
+	EXPECT_EQ(order[0], 2);
+	EXPECT_EQ(order[1], 1);
+	EXPECT_EQ(order[2], 9);
+	EXPECT_EQ(st.callbacks, 1);
+}
+
+/* a reader that keeps its pointer across unlock / lock */
+static void stale_reader(int task, void *arg)
+{
+	(void)arg;
+	if (task == 0) {
+		struct obj *o;
+
+		rcu_read_lock();
+		o = rcu_dereference(published);
+		rcu_read_unlock();
+		rcu_read_lock();
+		(void)READ_ONCE(o->value);
+		rcu_read_unlock();
+		return;
+	}
+	reader_writer(1, (void *)1L);
+}
+
+TEST(a_pointer_kept_across_sections_is_rcu_stale)
+{
+	/*
+	 * t0: START RCU_LOCK DEREF, then at its RCU_UNLOCK t1 runs (START,
+	 * PUBLISH, CALL_RCU) and ends; t0 leaves its section (the grace
+	 * period ends), and at its next RCU_LOCK rcu's task (slot 2) runs the
+	 * callback: t0's new section then touches freed memory.
+	 */
+	static const struct mlf_sched_decision d[] = { { 4, 1 }, { 4, 2 } };
+
+	published = kzalloc(sizeof(*published), GFP_KERNEL);
+	testlib_catch_failures();
+	run(2, stale_reader, NULL, d, 2, NULL);
+	testlib_stop_catching();
+	EXPECT_STREQ(testlib_caught.check, "rcu.stale");
+}
+
+/* t1 frees at once, with t0 inside since before */
+static void no_grace(int task, void *arg)
+{
+	(void)arg;
+	if (task == 0) {
+		struct obj *o;
+
+		rcu_read_lock();
+		o = rcu_dereference(published);
+		(void)READ_ONCE(shared);
+		(void)READ_ONCE(o->value);
+		rcu_read_unlock();
+		return;
+	}
+	{
+		struct obj *o = published;
+
+		rcu_assign_pointer(published, NULL);
+		kfree_poisoned(o, sizeof(*o));
+	}
+}
+
+TEST(a_free_without_a_grace_period_is_rcu_no_grace)
+{
+	static const struct mlf_sched_decision d[] = { { 4, 1 } };
+
+	published = kzalloc(sizeof(*published), GFP_KERNEL);
+	testlib_catch_failures();
+	run(2, no_grace, NULL, d, 1, NULL);
+	testlib_stop_catching();
+	EXPECT_STREQ(testlib_caught.check, "rcu.no_grace");
+}
+
+TEST(a_clean_run_frees_its_quarantine)
+{
+	static const struct mlf_sched_decision d[] = { { 3, 1 } };
+	struct mlf_sched_stats st;
+
+	testlib_catch_failures();
+	rcu_run(d, 1, (void *)1L, &st);
+	testlib_stop_catching();
+	EXPECT_EQ(testlib_caught.count, 0);
+}
+
+/* ---- PCT and exploration ---- */
+
+TEST(pct_runs_the_highest_priority_first_and_is_repeatable)
+{
+	struct mlf_sched_config cfg = {
+		.nr_tasks = 3,
+		.fn = stepper,
+		.arg = (void *)2L,
+		.policy = MLF_SCHED_PCT,
+		.seed = 42,
+	};
+	int first[LOG_MAX], n, i;
+
+	nr_log = 0;
+	mlf_sched_run(&cfg, NULL);
+	n = nr_log;
+	memcpy(first, log_task, sizeof(first));
+	ASSERT_EQ(n, 6);
+	/* no change point: each task runs to its end, in priority order */
+	for (i = 0; i < 6; i += 2)
+		EXPECT_EQ(log_task[i], log_task[i + 1]);
+	nr_log = 0;
+	mlf_sched_run(&cfg, NULL);
+	EXPECT_EQ(nr_log, n);
+	EXPECT(!memcmp(first, log_task, n * sizeof(int)));
+}
+
+static unsigned long explore_count(int points, int bound)
+{
+	struct mlf_explore_run *r = calloc(1, sizeof(*r));
+	struct mlf_explore_stats stats = { 0 };
+	struct mlf_sched_config cfg = {
+		.nr_tasks = 2,
+		.fn = stepper,
+		.arg = (void *)(long)points,
+		.policy = MLF_SCHED_EXPLORE,
+		.explore = r,
+	};
+	unsigned long runs = 0;
+
+	mlf_explore_begin(r, bound);
+	mlf_explore_use(NULL, &stats);
+	do {
+		nr_log = 0;
+		mlf_sched_run(&cfg, NULL);
+		runs++;
+	} while (mlf_explore_next(r));
+	mlf_explore_use(NULL, NULL);
+	free(r);
+	return runs;
+}
+
+TEST(exploration_enumerates_every_interleaving)
+{
+	/*
+	 * Two tasks of 1 + 2 points each (START and two READ_ONCE): every
+	 * interleaving of two sequences of three steps, C(6, 3) = 20, once.
+	 * With no preemption: who starts first, 2. With at most one: that,
+	 * then the first task preempted after one or two of its steps and
+	 * the other run to its end, 2 + 2 * 2 = 6.
+	 */
+	EXPECT_EQ(explore_count(2, 6), 20);
+	EXPECT_EQ(explore_count(2, 0), 2);
+	EXPECT_EQ(explore_count(2, 1), 6);
+}
+
+int main(void)
+{
+	return testlib_run();
+}
