@@ -8,11 +8,17 @@
 
 void mlf_shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
 {
-	mlf_tree_walk_pgdat = pgdat;
-	mlf_tree_walk_started = false;
+	struct mlf_walk walk = {
+		.pgdat = pgdat,
+		.heads = &pgdat->memcg_lru.fifo[0][0],
+		.head_size = sizeof(pgdat->memcg_lru.fifo[0][0]),
+		.nr_gens = MEMCG_NR_GENS,
+		.nr_bins = MEMCG_NR_BINS,
+	};
+
+	mlf_walk_begin(&walk);
 	shrink_many(pgdat, sc);
-	mlf_tree_walk_pgdat = NULL;
-	trace_mlf_walk(MLF_WALK_END, pgdat, 0);
+	mlf_walk_end();
 }
 
 void mlf_rotate_memcg(struct lruvec *lruvec, int op)

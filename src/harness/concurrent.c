@@ -217,6 +217,7 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 		tl.reader_releases++;
 		check_memcg_alive(obj, "a failed tryget");
 		break;
+	case MLF_WALK_NULLS:
 	case MLF_WALK_END:
 		break;
 	}

@@ -10,6 +10,7 @@
 
 #include "compiler.h"
 #include "poison.h"
+#include "trace.h"
 
 struct hlist_nulls_head {
 	struct hlist_nulls_node *first;
@@ -32,7 +33,8 @@ static inline int is_a_nulls(const struct hlist_nulls_node *ptr)
 
 static inline unsigned long get_nulls_value(const struct hlist_nulls_node *ptr)
 {
-	return ((unsigned long)ptr) >> 1;
+	/* a walk's pass ends here (trace.h) */
+	return mlf_walk_nulls(((unsigned long)ptr) >> 1);
 }
 
 static inline int hlist_nulls_unhashed(const struct hlist_nulls_node *h)

@@ -111,8 +111,9 @@ static inline void hlist_nulls_replace_init_rcu(struct hlist_nulls_node *old,
 	WRITE_ONCE(old->pprev, NULL);
 }
 
+/* a walk's pass over @head begins (trace.h) */
 #define hlist_nulls_for_each_entry_rcu(tpos, pos, head, member)               \
-	for (({ barrier(); }),                                                \
+	for (({ barrier(); }), mlf_walk_pass(head),                           \
 	     pos = rcu_dereference_raw(hlist_nulls_first_rcu(head));          \
 	     (!is_a_nulls(pos)) &&                                            \
 	     ({                                                               \

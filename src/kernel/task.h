@@ -15,6 +15,7 @@
 #include "types.h"
 
 struct mlf_sched_task;
+struct mlf_walk;
 
 /* random.c: where get_random_u32_below() takes its draws from */
 struct mlf_entropy {
@@ -45,6 +46,8 @@ struct mlf_task {
 	/* current_is_kswapd(), task_is_dying() */
 	bool is_kswapd;
 	bool is_dying;
+	/* trace.h: the walk in progress on this task, if any */
+	struct mlf_walk *walk;
 	/* the scheduler's state of this task (NULL: an OS thread) */
 	struct mlf_sched_task *sched;
 	/* the harness's per-thread state, if it keeps any */

@@ -64,7 +64,12 @@ static inline bool mem_cgroup_online(struct mem_cgroup *memcg)
 
 static inline bool mem_cgroup_tryget(struct mem_cgroup *memcg)
 {
-	return atomic_long_inc_not_zero(&memcg->refcnt);
+	if (atomic_long_inc_not_zero(&memcg->refcnt))
+		return true;
+	/* a walk met a memcg whose last reference is gone (trace.h) */
+	if (mlf_current()->walk)
+		trace_mlf_walk(MLF_WALK_TRYGET_FAILED, memcg, 0);
+	return false;
 }
 
 static inline void css_get(struct mem_cgroup *memcg)

@@ -235,14 +235,12 @@ static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
 
 	gen = get_memcg_gen(READ_ONCE(pgdat->memcg_lru.seq));
 	bin = first_bin = get_random_u32_below(MEMCG_NR_BINS);
-	trace_mlf_walk(MLF_WALK_START, pgdat, gen);
 restart:
 #ifdef CONFIG_LRU_GEN_RESCHED
 	/* Yield between bins/retries that contain only skipped entries. */
 	cond_resched_tasks_rcu_qs();
 
 #endif
-	trace_mlf_walk(MLF_WALK_BIN, pgdat, bin);
 	op = 0;
 	memcg = NULL;
 
@@ -264,7 +262,6 @@ restart:
 		memcg = lruvec_memcg(lruvec);
 
 		if (!mem_cgroup_tryget(memcg)) {
-			trace_mlf_walk(MLF_WALK_TRYGET_FAILED, memcg, 0);
 			lru_gen_release_memcg(memcg);
 			memcg = NULL;
 			continue;
@@ -298,20 +295,16 @@ restart:
 	mem_cgroup_put(memcg);
 
 	if (!is_a_nulls(pos))
-		goto out;
+		return;
 
 	/* restart if raced with lru_gen_rotate_memcg() */
-	if (gen != get_nulls_value(pos)) {
-		trace_mlf_walk(MLF_WALK_RESTART, pgdat, get_nulls_value(pos));
+	if (gen != get_nulls_value(pos))
 		goto restart;
-	}
 
 	/* try the rest of the bins of the current generation */
 	bin = get_memcg_bin(bin + 1);
 	if (bin != first_bin)
 		goto restart;
-out:
-	trace_mlf_walk(MLF_WALK_END, pgdat, 0);
 }
 
 /******************************************************************************
@@ -348,12 +341,15 @@ void lru_gen_init_pgdat(struct pglist_data *pgdat)
 	spin_lock_init(&pgdat->memcg_lru.lock);
 
 	for (i = 0; i < MEMCG_NR_GENS; i++) {
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
 		for (j = 0; j < MEMCG_NR_BINS; j++) {
 			INIT_HLIST_NULLS_HEAD(&pgdat->memcg_lru.fifo[i][j], i);
-#ifdef CONFIG_LRU_GEN_TAIL_CACHE
 			pgdat->memcg_lru.tail[i][j] = NULL;
-#endif
 		}
+#else
+		for (j = 0; j < MEMCG_NR_BINS; j++)
+			INIT_HLIST_NULLS_HEAD(&pgdat->memcg_lru.fifo[i][j], i);
+#endif
 	}
 }
 
@@ -363,7 +359,18 @@ void lru_gen_init_pgdat(struct pglist_data *pgdat)
 
 void mlf_shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
 {
+	struct mlf_walk walk = {
+		.pgdat = pgdat,
+		.heads = &pgdat->memcg_lru.fifo[0][0],
+		.head_size = sizeof(pgdat->memcg_lru.fifo[0][0]),
+		.nr_gens = MEMCG_NR_GENS,
+		.nr_bins = MEMCG_NR_BINS,
+	};
+
+	/* the walk's events, from the shim (trace.h) */
+	mlf_walk_begin(&walk);
 	shrink_many(pgdat, sc);
+	mlf_walk_end();
 }
 
 void mlf_rotate_memcg(struct lruvec *lruvec, int op)

@@ -27,6 +27,8 @@ PACKAGES = {
     "python3": "tools/mlf",
     "gnuplot-nox": "the PNG plots of bench and cov (pngcairo terminal)",
     "linux-source-6.12": "the kernel tree tools/mlf kernel fuzzes by default",
+    "unifdef": "resolves the port's variant #ifdefs (ctest kernel/port-fidelity)",
+    "patch": "applies the bug zoo's patches (zoo/) to a copy of src/",
 }
 
 _checked = False
