@@ -91,7 +91,7 @@ static inline bool testlib_check(bool ok, const char *file, int line,
 static struct {
 	int count;
 	char check[64];
-	char msg[512];
+	char msg[1024];
 } testlib_caught;
 
 static void testlib_record(const struct mlf_failure *f)

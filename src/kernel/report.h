@@ -18,7 +18,7 @@ struct mlf_failure {
 	int bin;
 	int memcg;		/* pool slot of the memcg */
 	long op;		/* op index in the input, MLF_NONE outside ops */
-	char msg[512];
+	char msg[1024];
 };
 
 /* Where the harness is: set by the driver, printed in every report. */

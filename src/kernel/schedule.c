@@ -464,8 +464,8 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	/* an access to freed memory fails here, named by how it happened */
 	if (addr)
 		mlf_rcu_model_access(addr, kind);
-	if (S.cfg->on_step)
-		S.cfg->on_step(S.cfg->arg);
+	if (S.cfg->on_point)
+		S.cfg->on_point(kind, addr, S.cfg->arg);
 	/*
 	 * Exploring, a task's own first point is no choice: it was just
 	 * chosen to run (and switching back would repeat a schedule), except

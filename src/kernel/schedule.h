@@ -126,8 +126,9 @@ struct mlf_sched_config {
 	u64 seed;				/* PCT's priorities */
 	unsigned long max_steps;		/* 0: a default bound */
 	struct mlf_explore_run *explore;	/* MLF_SCHED_EXPLORE */
-	/* called once per step with the step's task, before it runs on */
-	void (*on_step)(void *arg);
+	/* called at every point of a task, before the scheduler's choice */
+	void (*on_point)(enum mlf_point kind, const volatile void *addr,
+			 void *arg);
 };
 
 struct mlf_sched_stats {

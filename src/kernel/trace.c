@@ -43,7 +43,8 @@ void __mlf_walk_nulls(unsigned long value)
 {
 	struct mlf_walk *walk = mlf_current()->walk;
 
-	if (!walk->started)
+	/* not the walk's own pass: a rotation's, under the node lock */
+	if (!walk->started || mlf_current()->locks_held)
 		return;
 	trace_mlf_walk(MLF_WALK_NULLS, walk->pgdat, (long)value);
 	if ((long)value != walk->gen)

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The linearization check (lin.h): the model of each node as the
+ * specification has it, advanced one critical section at a time by the
+ * one operation that explains the port's node, and compared with it.
+ * Reading the port is the harness looking on, out of ThreadSanitizer's
+ * sight like the scheduler (it holds the node lock when it reads).
+ */
+#include "lin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernel/sanitizer.h"
+
+static const char *const seg_names[] = { "default", "head", "tail" };
+static const char *const op_names[] = { "?", "HEAD", "TAIL", "OLD", "YOUNG" };
+
+static void node_alloc(struct lin_node *n, int pool)
+{
+	int g, b;
+
+	memset(n, 0, sizeof(*n));
+	for (g = 0; g < LIN_NR_GENS; g++)
+		for (b = 0; b < LIN_NR_BINS; b++) {
+			n->ids[g][b] = calloc(pool + 1, sizeof(int));
+			if (!n->ids[g][b])
+				abort();
+		}
+}
+
+static void node_free(struct lin_node *n)
+{
+	int g, b;
+
+	for (g = 0; g < LIN_NR_GENS; g++)
+		for (b = 0; b < LIN_NR_BINS; b++)
+			free(n->ids[g][b]);
+}
+
+static void node_copy(struct lin_node *to, const struct lin_node *from)
+{
+	int g, b;
+
+	to->seq = from->seq;
+	memcpy(to->nr_memcgs, from->nr_memcgs, sizeof(to->nr_memcgs));
+	for (g = 0; g < LIN_NR_GENS; g++)
+		for (b = 0; b < LIN_NR_BINS; b++) {
+			to->len[g][b] = from->len[g][b];
+			memcpy(to->ids[g][b], from->ids[g][b],
+			       from->len[g][b] * sizeof(int));
+		}
+}
+
+void mlf_lin_init(struct mlf_lin *lin, struct pglist_data *nodes,
+		  int nr_nodes, int pool_size,
+		  struct mem_cgroup *(*memcg_of)(void *arg, int i), void *arg)
+{
+	int nid;
+
+	memset(lin, 0, sizeof(*lin));
+	lin->nodes = nodes;
+	lin->nr_nodes = nr_nodes;
+	lin->pool_size = pool_size;
+	lin->memcg_of = memcg_of;
+	lin->arg = arg;
+	for (nid = 0; nid < nr_nodes; nid++)
+		node_alloc(&lin->node[nid], pool_size);
+	node_alloc(&lin->port, pool_size);
+	node_alloc(&lin->cand, pool_size);
+	lin->mc = calloc((size_t)pool_size * MAX_NUMNODES, sizeof(*lin->mc));
+	lin->port_mc = calloc(pool_size, sizeof(*lin->port_mc));
+	lin->cand_mc = calloc(pool_size, sizeof(*lin->cand_mc));
+	if (!lin->mc || !lin->port_mc || !lin->cand_mc)
+		abort();
+}
+
+void mlf_lin_destroy(struct mlf_lin *lin)
+{
+	int nid;
+
+	for (nid = 0; nid < lin->nr_nodes; nid++)
+		node_free(&lin->node[nid]);
+	node_free(&lin->port);
+	node_free(&lin->cand);
+	free(lin->mc);
+	free(lin->port_mc);
+	free(lin->cand_mc);
+	memset(lin, 0, sizeof(*lin));
+}
+
+MLF_NO_TSAN bool mlf_lin_port_where(struct mlf_lin *lin, int i, int nid,
+				    int *gen, int *bin)
+{
+	struct mem_cgroup *memcg = lin->memcg_of(lin->arg, i);
+	const struct lru_gen_folio *lrugen;
+
+	if (!memcg)
+		return false;
+	lrugen = &get_lruvec(memcg, nid)->lrugen;
+	if (hlist_nulls_unhashed(&lrugen->list))
+		return false;
+	*gen = lrugen->gen;
+	*bin = -1;
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	*bin = lrugen->bin;
+#endif
+	return true;
+}
+
+MLF_NO_TSAN bool mlf_lin_section_open(const struct mlf_lin *lin, int nid)
+{
+	return __atomic_load_n(&lin->nodes[nid].memcg_lru.lock.owner,
+			       __ATOMIC_RELAXED) != 0;
+}
+
+MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
+			       unsigned long step, int task)
+{
+	const char *p = addr;
+	int i, nid;
+
+	if (task + 1 < 0 || task + 1 > LIN_MAX_TASKS)
+		return;
+	for (i = 0; i < lin->pool_size; i++) {
+		struct mem_cgroup *memcg = lin->memcg_of(lin->arg, i);
+
+		if (!memcg)
+			continue;
+		for (nid = 0; nid < lin->nr_nodes; nid++) {
+			const char *lrugen =
+				(const char *)&get_lruvec(memcg, nid)->lrugen;
+
+			if (p >= lrugen && p < lrugen + sizeof(struct lru_gen_folio)) {
+				lin->mc[i * MAX_NUMNODES + nid]
+					.touched_at_by[task + 1] = step;
+				return;
+			}
+		}
+	}
+}
+
+bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
+			       int task, unsigned long step)
+{
+	const struct lin_memcg *m = mlf_lin_memcg(lin, i, nid);
+	int t;
+
+	for (t = 0; t <= LIN_MAX_TASKS; t++)
+		if (t != task + 1 && m->touched_at_by[t] &&
+		    m->touched_at_by[t] >= step)
+			return true;
+	return false;
+}
+
+int mlf_lin_node_of_lock(const struct mlf_lin *lin, const void *lock)
+{
+	int nid;
+
+	for (nid = 0; nid < lin->nr_nodes; nid++)
+		if (lock == &lin->nodes[nid].memcg_lru.lock)
+			return nid;
+	return -1;
+}
+
+/* ---- reading the port's node ---- */
+
+/* The slot whose lrugen on @nid is @pos, or -1 (no live memcg's). */
+MLF_NO_TSAN static int slot_of(struct mlf_lin *lin, int nid,
+			       const struct hlist_nulls_node *pos)
+{
+	const struct lruvec *lruvec =
+		container_of(pos, struct lruvec, lrugen.list);
+	int i;
+
+	for (i = 0; i < lin->pool_size; i++) {
+		struct mem_cgroup *memcg = lin->memcg_of(lin->arg, i);
+
+		if (memcg && get_lruvec(memcg, nid) == lruvec)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The port's node @nid into lin->port and lin->port_mc (per slot: linked,
+ * gen, bin, seg). False and @f if an entry is no live memcg's lrugen, or a
+ * bin has more entries than the pool (a cycle).
+ */
+MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
+				  struct mlf_failure *f, const char *check)
+{
+	const struct lru_gen_memcg *lru = &lin->nodes[nid].memcg_lru;
+	struct lin_node *n = &lin->port;
+	int g, b, i;
+
+	memset(lin->port_mc, 0, lin->pool_size * sizeof(*lin->port_mc));
+	n->seq = lru->seq;
+	for (g = 0; g < LIN_NR_GENS; g++)
+		n->nr_memcgs[g] = lru->nr_memcgs[g];
+	for (g = 0; g < LIN_NR_GENS; g++) {
+		for (b = 0; b < LIN_NR_BINS; b++) {
+			const struct hlist_nulls_node *pos = lru->fifo[g][b].first;
+
+			n->len[g][b] = 0;
+			for (; !is_a_nulls(pos); pos = pos->next) {
+				struct lin_memcg *m;
+
+				if (n->len[g][b] >= lin->pool_size) {
+					mlf_failure_at(f, check, nid, g, b, MLF_NONE);
+					mlf_failure_msg(f,
+						"fifo[%d][%d] has more entries than the pool (%d): a cycle",
+						g, b, lin->pool_size);
+					return false;
+				}
+				i = slot_of(lin, nid, pos);
+				if (i < 0) {
+					mlf_failure_at(f, check, nid, g, b, MLF_NONE);
+					mlf_failure_msg(f,
+						"fifo[%d][%d] entry %d (%p) is the lrugen of no live memcg",
+						g, b, n->len[g][b], (void *)pos);
+					return false;
+				}
+				m = &lin->port_mc[i];
+				if (m->linked) {
+					mlf_failure_at(f, check, nid, g, b, i);
+					mlf_failure_msg(f,
+						"m%d is linked twice on node %d (fifo[%d][%d] and fifo[%d][%d])",
+						i, nid, m->gen, m->bin, g, b);
+					return false;
+				}
+				m->linked = true;
+				m->bin = b;
+				/* where it sits, and what its lrugen says */
+				m->gen = g;
+				m->seg = container_of(pos, struct lru_gen_folio, list)->seg;
+				if (container_of(pos, struct lru_gen_folio, list)->gen != g) {
+					mlf_failure_at(f, check, nid, g, b, i);
+					mlf_failure_msg(f,
+						"m%d sits in fifo[%d][%d] but its lrugen.gen is %d",
+						i, g, b,
+						container_of(pos, struct lru_gen_folio, list)->gen);
+					return false;
+				}
+				n->ids[g][b][n->len[g][b]++] = i;
+			}
+			/* not get_nulls_value(): no walk event */
+			if (((unsigned long)pos >> 1) != (unsigned long)g) {
+				mlf_failure_at(f, check, nid, g, b, MLF_NONE);
+				mlf_failure_msg(f,
+					"fifo[%d][%d] ends on nulls value %lu, not its generation",
+					g, b, (unsigned long)pos >> 1);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* ---- the model's operations ---- */
+
+static int find(const struct lin_node *n, int id, int *gen, int *bin)
+{
+	int g, b, k;
+
+	for (g = 0; g < LIN_NR_GENS; g++)
+		for (b = 0; b < LIN_NR_BINS; b++)
+			for (k = 0; k < n->len[g][b]; k++)
+				if (n->ids[g][b][k] == id) {
+					*gen = g;
+					*bin = b;
+					return k;
+				}
+	return -1;
+}
+
+static void remove_at(struct lin_node *n, int g, int b, int k)
+{
+	memmove(&n->ids[g][b][k], &n->ids[g][b][k + 1],
+		(n->len[g][b] - k - 1) * sizeof(int));
+	n->len[g][b]--;
+	n->nr_memcgs[g]--;
+}
+
+static void insert(struct lin_node *n, int g, int b, int id, bool at_head)
+{
+	if (at_head) {
+		memmove(&n->ids[g][b][1], &n->ids[g][b][0],
+			n->len[g][b] * sizeof(int));
+		n->ids[g][b][0] = id;
+	} else {
+		n->ids[g][b][n->len[g][b]] = id;
+	}
+	n->len[g][b]++;
+	n->nr_memcgs[g]++;
+}
+
+/* seq moves on by one when the old generation is empty (and only then) */
+static void advance(struct lin_node *n, int old_gen)
+{
+	if (!n->nr_memcgs[old_gen] && old_gen == (int)(n->seq % LIN_NR_GENS))
+		n->seq++;
+}
+
+static bool same_node(const struct lin_node *a, const struct lin_node *b)
+{
+	int g, k;
+
+	if (a->seq != b->seq)
+		return false;
+	for (g = 0; g < LIN_NR_GENS; g++) {
+		if (a->nr_memcgs[g] != b->nr_memcgs[g])
+			return false;
+		for (k = 0; k < LIN_NR_BINS; k++)
+			if (a->len[g][k] != b->len[g][k] ||
+			    memcmp(a->ids[g][k], b->ids[g][k],
+				   a->len[g][k] * sizeof(int)))
+				return false;
+	}
+	return true;
+}
+
+static bool same_memcgs(const struct lin_memcg *a, const struct lin_memcg *b,
+			int pool)
+{
+	int i;
+
+	for (i = 0; i < pool; i++)
+		if (a[i].linked != b[i].linked ||
+		    (a[i].linked && (a[i].gen != b[i].gen ||
+				     a[i].bin != b[i].bin ||
+				     a[i].seg != b[i].seg)))
+			return false;
+	return true;
+}
+
+/*
+ * The one operation on memcg @id that turns the model's node into the
+ * port's, applied to lin->cand: its name, or NULL if none does.
+ */
+static const char *try_op(struct mlf_lin *lin, int nid, int id)
+{
+	const struct lin_node *model = &lin->node[nid];
+	struct lin_node *c = &lin->cand;
+	const struct lin_memcg *want = &lin->port_mc[id];
+	const struct lin_memcg *was = mlf_lin_memcg(lin, id, nid);
+	int old = (int)(model->seq % LIN_NR_GENS);
+	int young = (int)((model->seq + 1) % LIN_NR_GENS);
+	int g0 = 0, b0 = 0, k, i;
+	const char *name;
+
+	node_copy(c, model);
+	for (i = 0; i < lin->pool_size; i++)
+		lin->cand_mc[i] = *mlf_lin_memcg(lin, i, nid);
+	k = find(c, id, &g0, &b0);
+	if (!was->linked && want->linked) {
+		/* online: tail of a bin of the old generation, seg as it was */
+		if (want->gen != old ||
+		    lin->port.ids[want->gen][want->bin]
+				 [lin->port.len[want->gen][want->bin] - 1] != id)
+			return NULL;
+		insert(c, want->gen, want->bin, id, false);
+		name = "online";
+	} else if (was->linked && !want->linked) {
+		if (k < 0)
+			return NULL;
+		remove_at(c, g0, b0, k);
+		advance(c, g0);
+		name = "release";
+	} else if (was->linked && want->linked) {
+		bool head = lin->port.ids[want->gen][want->bin][0] == id;
+		bool tail = lin->port.ids[want->gen][want->bin]
+					 [lin->port.len[want->gen][want->bin] - 1] == id;
+		int op;
+
+		if (want->seg == 1 && want->gen == g0 && head)
+			op = 1;			/* MEMCG_LRU_HEAD */
+		else if (want->seg == 2 && want->gen == g0 && tail)
+			op = 2;			/* MEMCG_LRU_TAIL */
+		else if (want->seg == 0 && want->gen == old && head)
+			op = 3;			/* MEMCG_LRU_OLD */
+		else if (want->seg == 0 && want->gen == young && tail)
+			op = 4;			/* MEMCG_LRU_YOUNG */
+		else
+			return NULL;
+		if (k < 0)
+			return NULL;
+		remove_at(c, g0, b0, k);
+		insert(c, want->gen, want->bin, id, op == 1 || op == 3);
+		advance(c, g0);
+		name = op_names[op];
+	} else {
+		return NULL;
+	}
+	lin->cand_mc[id].linked = want->linked;
+	lin->cand_mc[id].gen = want->gen;
+	lin->cand_mc[id].bin = want->bin;
+	lin->cand_mc[id].seg = want->seg;
+	if (!same_node(c, &lin->port))
+		return NULL;
+	return name;
+}
+
+/* Commit lin->cand as node @nid's model, at @step, by @task. */
+static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
+{
+	int i;
+
+	node_copy(&lin->node[nid], &lin->cand);
+	for (i = 0; i < lin->pool_size; i++) {
+		struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
+		const struct lin_memcg *c = &lin->cand_mc[i];
+
+		if (m->linked == c->linked &&
+		    (!c->linked || (m->gen == c->gen && m->bin == c->bin &&
+				    m->seg == c->seg)))
+			continue;
+		if (m->linked && (!c->linked || c->gen != m->gen))
+			m->left_at[m->gen] = step;
+		m->moved_at = step;
+		m->linked = c->linked;
+		m->gen = c->gen;
+		m->bin = c->bin;
+		m->seg = c->seg;
+	}
+}
+
+bool mlf_lin_sync(struct mlf_lin *lin, struct mlf_failure *f)
+{
+	int nid, i;
+
+	for (nid = 0; nid < lin->nr_nodes; nid++) {
+		if (!read_port(lin, nid, f, "lin.step"))
+			return false;
+		node_copy(&lin->node[nid], &lin->port);
+		for (i = 0; i < lin->pool_size; i++) {
+			struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
+
+			*m = lin->port_mc[i];
+			m->moved_at = 0;
+			memset(m->touched_at_by, 0, sizeof(m->touched_at_by));
+			memset(m->left_at, 0, sizeof(m->left_at));
+		}
+	}
+	return true;
+}
+
+/* What differs between the model and the port, for a report. */
+static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
+{
+	const struct lin_node *m = &lin->node[nid], *p = &lin->port;
+	char what[400];
+	size_t len = 0;
+	int i, moved = 0;
+
+	for (i = 0; i < lin->pool_size && len < sizeof(what); i++) {
+		const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
+		const struct lin_memcg *b = &lin->port_mc[i];
+
+		if (a->linked == b->linked &&
+		    (!a->linked || (a->gen == b->gen && a->bin == b->bin &&
+				    a->seg == b->seg)))
+			continue;
+		moved++;
+		len += snprintf(what + len, sizeof(what) - len, " m%d", i);
+		if (a->linked)
+			len += snprintf(what + len, len < sizeof(what) ?
+					sizeof(what) - len : 0,
+					" fifo[%d][%d]/%s", a->gen, a->bin,
+					seg_names[a->seg % 3]);
+		else
+			len += snprintf(what + len, len < sizeof(what) ?
+					sizeof(what) - len : 0, " unlinked");
+		if (b->linked)
+			len += snprintf(what + len, len < sizeof(what) ?
+					sizeof(what) - len : 0,
+					" -> fifo[%d][%d]/%s;", b->gen, b->bin,
+					seg_names[b->seg % 3]);
+		else
+			len += snprintf(what + len, len < sizeof(what) ?
+					sizeof(what) - len : 0, " -> unlinked;");
+	}
+	if (!moved)
+		snprintf(what, sizeof(what), " no memcg moved, but an order, nr_memcgs or seq changed");
+	mlf_failure_msg(f,
+		"the section changed node %d in a way no one operation of the specification does (seq %lu -> %lu, nr_memcgs %lu/%lu/%lu -> %lu/%lu/%lu):%s",
+		nid, m->seq, p->seq, m->nr_memcgs[0], m->nr_memcgs[1],
+		m->nr_memcgs[2], p->nr_memcgs[0], p->nr_memcgs[1],
+		p->nr_memcgs[2], what);
+}
+
+MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
+			      int task, struct mlf_failure *f)
+{
+	int i;
+
+	lin->sections++;
+	/*
+	 * What the section wrote to, it had in hand until now: a memcg it
+	 * unlinked and put back was away from its bin the whole time.
+	 */
+	if (task + 1 >= 0 && task + 1 <= LIN_MAX_TASKS) {
+		for (i = 0; i < lin->pool_size; i++) {
+			struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
+
+			if (m->touched_at_by[task + 1] > lin->last_unlock[task + 1])
+				m->touched_at_by[task + 1] = step;
+		}
+		lin->last_unlock[task + 1] = step;
+	}
+	if (!read_port(lin, nid, f, "lin.step"))
+		return false;
+	/* nothing changed: a skipped rotation, a release of an unlinked one */
+	if (same_node(&lin->node[nid], &lin->port)) {
+		bool same = true;
+
+		for (i = 0; i < lin->pool_size && same; i++) {
+			const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
+			const struct lin_memcg *b = &lin->port_mc[i];
+
+			same = a->linked == b->linked &&
+			       (!a->linked || a->seg == b->seg);
+		}
+		if (same)
+			return true;
+	}
+	for (i = 0; i < lin->pool_size; i++) {
+		if (!try_op(lin, nid, i))
+			continue;
+		if (!same_memcgs(lin->cand_mc, lin->port_mc, lin->pool_size))
+			continue;
+		commit(lin, nid, step, task);
+		return true;
+	}
+	mlf_failure_at(f, "lin.step", nid, MLF_NONE, MLF_NONE, MLF_NONE);
+	describe(lin, nid, f);
+	return false;
+}
+
+MLF_NO_TSAN bool mlf_lin_final(struct mlf_lin *lin, struct mlf_failure *f)
+{
+	int nid, i;
+
+	for (nid = 0; nid < lin->nr_nodes; nid++) {
+		bool same;
+
+		if (!read_port(lin, nid, f, "lin.final"))
+			return false;
+		same = same_node(&lin->node[nid], &lin->port);
+		for (i = 0; i < lin->pool_size && same; i++) {
+			const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
+			const struct lin_memcg *b = &lin->port_mc[i];
+
+			same = a->linked == b->linked &&
+			       (!a->linked || a->seg == b->seg);
+		}
+		if (same)
+			continue;
+		mlf_failure_at(f, "lin.final", nid, MLF_NONE, MLF_NONE,
+			       MLF_NONE);
+		describe(lin, nid, f);
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The linearization check of a scheduled run. Every change to a node's
+ * memcg LRU is made under the node lock, so a correct run is a sequence of
+ * critical sections, each of which takes the node from one state the
+ * specification allows to another by one operation of the specification:
+ *
+ *   HEAD    same generation, head of a bin, seg head
+ *   TAIL    same generation, tail of a bin, seg tail
+ *   OLD     generation seq % 3, head of a bin, seg default
+ *   YOUNG   generation (seq + 1) % 3, tail of a bin, seg default
+ *   online  a new memcg at the tail of a bin of generation seq % 3
+ *   release a memcg unlinked
+ *   nothing (a skipped YOUNG, the release of an unlinked memcg)
+ *
+ * each with nr_memcgs[] counted and seq moved on by one exactly when the
+ * old generation emptied. The model here is the node as the
+ * specification says it is after the sections so far, in the order they
+ * took the lock; at the end of each section (before its unlock) the port's
+ * node must equal the model after one such operation, found by trying each
+ * memcg ("lin.step"); at quiescence they must be equal ("lin.final"). A
+ * change made without the lock shows up as a section that did more than
+ * one operation, or as a final difference.
+ *
+ * The model also keeps, per memcg and node, when it last moved and when it
+ * last left each generation: what the walk checks (walk_checks.h) judge a
+ * concurrent walk by.
+ */
+#ifndef _MLF_CHECK_LIN_H
+#define _MLF_CHECK_LIN_H
+
+#include "../kernel/report.h"
+#include "../mm/vmscan.h"
+
+#define LIN_MAX_TASKS 8
+#define LIN_NR_GENS 3
+#define LIN_NR_BINS 8
+
+struct lin_memcg {
+	bool linked;
+	u8 gen, bin, seg;
+	unsigned long moved_at;			/* step of its last change */
+	/*
+	 * The last write to its lrugen by each task (index task + 1: rcu's
+	 * is -1), moved or not: a rotation that puts it back where it was
+	 * still unlinked it for a while.
+	 */
+	unsigned long touched_at_by[LIN_MAX_TASKS + 1];
+	unsigned long left_at[LIN_NR_GENS];	/* when it last left a gen */
+};
+
+struct lin_node {
+	unsigned long seq;
+	unsigned long nr_memcgs[LIN_NR_GENS];
+	int len[LIN_NR_GENS][LIN_NR_BINS];
+	int *ids[LIN_NR_GENS][LIN_NR_BINS];	/* head first; room for pool */
+};
+
+struct mlf_lin {
+	int nr_nodes, pool_size;
+	struct pglist_data *nodes;		/* the port's */
+	/* the memcg of pool slot @i now (NULL if none) */
+	struct mem_cgroup *(*memcg_of)(void *arg, int i);
+	void *arg;
+	struct lin_node node[MAX_NUMNODES];
+	struct lin_memcg *mc;			/* [slot * MAX_NUMNODES + nid] */
+	/* scratch: a node read from the port, and a candidate */
+	struct lin_node port, cand;
+	struct lin_memcg *port_mc, *cand_mc;	/* [slot] for one node */
+	unsigned long sections, steps_checked;
+	/* each task's last unlock of a node lock */
+	unsigned long last_unlock[LIN_MAX_TASKS + 1];
+};
+
+void mlf_lin_init(struct mlf_lin *lin, struct pglist_data *nodes,
+		  int nr_nodes, int pool_size,
+		  struct mem_cgroup *(*memcg_of)(void *arg, int i), void *arg);
+void mlf_lin_destroy(struct mlf_lin *lin);
+
+/*
+ * Take the port's nodes as they are as the starting point (after a
+ * set-up checked by other means). False and @f if they cannot be read
+ * (an entry that is no live memcg's).
+ */
+bool mlf_lin_sync(struct mlf_lin *lin, struct mlf_failure *f);
+
+/* A critical section of node @nid by @task ends at @step: "lin.step". */
+bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step, int task,
+		  struct mlf_failure *f);
+
+/* At quiescence: every node equals the model: "lin.final". */
+bool mlf_lin_final(struct mlf_lin *lin, struct mlf_failure *f);
+
+/*
+ * Where memcg @i sits on @nid in the port right now (linked, gen, bin);
+ * and whether some task is inside a critical section of @nid, whose
+ * changes the model has not seen yet.
+ */
+bool mlf_lin_port_where(struct mlf_lin *lin, int i, int nid, int *gen,
+			int *bin);
+bool mlf_lin_section_open(const struct mlf_lin *lin, int nid);
+
+/* A write by @task at @step to @addr: note it if it is in an lrugen. */
+void mlf_lin_touch(struct mlf_lin *lin, const void *addr, unsigned long step,
+		   int task);
+/* Whether a task other than @task wrote to memcg @i's lrugen on @nid since @step. */
+bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
+			       int task, unsigned long step);
+
+/* The node whose memcg LRU lock is @lock, or -1. */
+int mlf_lin_node_of_lock(const struct mlf_lin *lin, const void *lock);
+
+/* Memcg @i on node @nid, as the model has it. */
+static inline const struct lin_memcg *mlf_lin_memcg(const struct mlf_lin *lin,
+						    int i, int nid)
+{
+	return &lin->mc[i * MAX_NUMNODES + nid];
+}
+
+#endif

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The walk checks of a scheduled run (walk_checks.h). */
+#include "walk_checks.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define POOL_BITS 64
+
+void mlf_walk_check_begin(struct mlf_walk_check *w, int nid, int task)
+{
+	memset(w, 0, sizeof(*w));
+	w->nid = nid;
+	w->task = task;
+	w->bin = -1;
+	w->last_nulls = -1;
+}
+
+static const char *const event_names[] = {
+	[MLF_WALK_START] = "start",	[MLF_WALK_BIN] = "bin",
+	[MLF_WALK_NULLS] = "nulls",	[MLF_WALK_RESTART] = "restart",
+	[MLF_WALK_VISIT] = "visit",	[MLF_WALK_TRYGET_FAILED] = "dying",
+	[MLF_WALK_END] = "end",
+};
+
+/* The failure, with the walk's last events after the message. */
+static bool fail(struct mlf_failure *f, const char *check,
+		 const struct mlf_walk_check *w, int slot, const char *what)
+{
+	size_t len;
+	unsigned int i, first = w->nr_log > 32 ? w->nr_log - 32 : 0;
+
+	mlf_failure_at(f, check, w->nid, (int)w->gen, w->bin, slot);
+	len = snprintf(f->msg, sizeof(f->msg), "%s; the walk:", what);
+	for (i = first; i < w->nr_log && len < sizeof(f->msg); i++) {
+		const typeof(w->log[0]) *e = &w->log[i % 32];
+
+		if (e->slot >= 0)
+			len += snprintf(f->msg + len, sizeof(f->msg) - len,
+					" %lu:%s m%d", e->step,
+					event_names[e->event], e->slot);
+		else
+			len += snprintf(f->msg + len, sizeof(f->msg) - len,
+					" %lu:%s %ld", e->step,
+					event_names[e->event], e->arg);
+	}
+	return false;
+}
+
+bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
+			  enum mlf_walk_event event, long arg, int slot,
+			  unsigned long step, struct mlf_failure *f)
+{
+	char what[300];
+	int i;
+
+	if (w->active || event == MLF_WALK_START) {
+		typeof(w->log[0]) *e = &w->log[w->nr_log++ % 32];
+
+		e->event = event;
+		e->slot = (s8)slot;
+		e->arg = arg;
+		e->step = step;
+	}
+	switch (event) {
+	case MLF_WALK_START:
+		w->active = true;
+		w->gen = arg;
+		w->start_step = w->window_start = step;
+		for (i = 0; i < lin->pool_size && i < POOL_BITS; i++) {
+			const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
+
+			if (m->linked && m->gen == arg)
+				w->start_set |= 1ULL << i;
+		}
+		return true;
+	case MLF_WALK_BIN:
+		if (!w->active)
+			return true;
+		if (w->pass_open)
+			return fail(f, "walk.end", w, MLF_NONE,
+				    "a pass over a bin began while the one before had not ended on a nulls marker (an abort that did not end the walk)");
+		if (w->bin < 0) {
+			w->first_bin = (int)arg;
+		} else if (w->last_nulls != w->gen) {
+			if (arg != w->bin) {
+				snprintf(what, sizeof(what),
+					 "the pass over bin %d ended on nulls %ld, not its generation %ld, but the walk went on to bin %ld instead of restarting",
+					 w->bin, w->last_nulls, w->gen, arg);
+				return fail(f, "walk.end", w, MLF_NONE, what);
+			}
+		} else if (arg != (w->bin + 1) % LIN_NR_BINS ||
+			   arg == w->first_bin) {
+			snprintf(what, sizeof(what),
+				 "after bin %d (%d of %d done) the walk went on to bin %ld, not the next bin of its generation",
+				 w->bin, w->bins_done, LIN_NR_BINS, arg);
+			return fail(f, "walk.end", w, MLF_NONE, what);
+		}
+		w->bin = (int)arg;
+		w->pass_open = true;
+		w->window_start = w->pass_start = step;
+		w->pass_met = 0;
+		return true;
+	case MLF_WALK_NULLS:
+		if (!w->active)
+			return true;
+		/*
+		 * A memcg met in this pass that another task moved since the
+		 * pass began may have carried the walk off the bin.
+		 */
+		for (i = 0; i < lin->pool_size && i < POOL_BITS; i++)
+			if ((w->pass_met & (1ULL << i)) &&
+			    mlf_lin_touched_by_others(lin, i, w->nid, w->task,
+						      w->pass_start))
+				w->derailed |= 1u << w->bin;
+		w->pass_open = false;
+		w->last_nulls = arg;
+		if (arg == w->gen)
+			w->bins_done++;
+		w->window_start = step;
+		return true;
+	case MLF_WALK_VISIT:
+	case MLF_WALK_TRYGET_FAILED:
+		if (!w->active)
+			return true;
+		/*
+		 * A dying memcg that was released while the walk held it:
+		 * another task moved it (out of every bin), and the walk may
+		 * have followed it off the bin.
+		 */
+		if (slot < 0) {
+			if (w->bin >= 0)
+				w->derailed |= 1u << w->bin;
+			return true;
+		}
+		if (event == MLF_WALK_VISIT) {
+			const struct lin_memcg *m =
+				mlf_lin_memcg(lin, slot, w->nid);
+
+			w->visits++;
+			int pgen, pbin;
+
+			/*
+			 * In the walk's generation now, or left it lately,
+			 * or put there by a section still open.
+			 */
+			if (!(m->linked && m->gen == w->gen) &&
+			    m->left_at[w->gen] < w->window_start &&
+			    !(mlf_lin_section_open(lin, w->nid) &&
+			      mlf_lin_port_where(lin, slot, w->nid, &pgen,
+						 &pbin) &&
+			      pgen == w->gen)) {
+				snprintf(what, sizeof(what),
+					 "the walk of generation %ld shrank m%d, which is %s and left generation %ld at step %lu, before the walk met it (since step %lu)",
+					 w->gen, slot,
+					 m->linked ? "in another generation" :
+						     "unlinked",
+					 w->gen, m->left_at[w->gen],
+					 w->window_start);
+				return fail(f, "walk.gen", w, slot, what);
+			}
+		}
+		if (slot < POOL_BITS) {
+			w->met |= 1ULL << slot;
+			w->pass_met |= 1ULL << slot;
+		}
+		w->window_start = step;
+		return true;
+	case MLF_WALK_RESTART:
+	case MLF_WALK_END:
+		return true;
+	}
+	return true;
+}
+
+bool mlf_walk_check_end(struct mlf_walk_check *w, struct mlf_lin *lin,
+			bool aborted, struct mlf_failure *f)
+{
+	char what[300];
+	int i;
+
+	if (!w->active)
+		return true;
+	w->active = false;
+	if (w->pass_open) {
+		/* the last pass ended on an entry: an abort */
+		if (aborted)
+			return true;
+		return fail(f, "walk.end", w, MLF_NONE,
+			    "the walk ended in the middle of a pass although its target was not met");
+	}
+	if (w->last_nulls != w->gen) {
+		snprintf(what, sizeof(what),
+			 "the walk ended after a pass that ended on nulls %ld, not its generation %ld, without restarting",
+			 w->last_nulls, w->gen);
+		return fail(f, "walk.end", w, MLF_NONE, what);
+	}
+	if ((w->bin + 1) % LIN_NR_BINS != w->first_bin) {
+		snprintf(what, sizeof(what),
+			 "the walk ended after bin %d, not the bin before its first (%d)",
+			 w->bin, w->first_bin);
+		return fail(f, "walk.end", w, MLF_NONE, what);
+	}
+	/*
+	 * A section still open on the node may have moved any memcg (the
+	 * model has not seen it yet): then who stayed is not known.
+	 */
+	if (mlf_lin_section_open(lin, w->nid))
+		return true;
+	for (i = 0; i < lin->pool_size && i < POOL_BITS; i++) {
+		const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
+
+
+		if (!(w->start_set & (1ULL << i)) || (w->met & (1ULL << i)))
+			continue;
+		/* moved, or unlinked for a while by another's rotation */
+		if (m->moved_at >= w->start_step ||
+		    mlf_lin_touched_by_others(lin, i, w->nid, w->task,
+					      w->start_step))
+			continue;
+		if (w->derailed & (1u << m->bin))
+			continue;
+		snprintf(what, sizeof(what),
+			 "the walk of generation %ld ended without abort but never met m%d, which sat in fifo[%d][%d] for the whole walk (steps %lu to now)",
+			 w->gen, i, m->gen, m->bin, w->start_step);
+		return fail(f, "walk.complete", w, i, what);
+	}
+	return true;
+}

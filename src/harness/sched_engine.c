@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduled concurrent engine (sched_engine.h): the tasks' ops, the
+ * slots' life cycle, the probes that check each step, and the checks at
+ * quiescence.
+ */
+#include "sched_engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../check/checks.h"
+#include "../check/lin.h"
+#include "../check/walk_checks.h"
+#include "../kernel/sanitizer.h"
+#include "world.h"
+
+#define MAX_TASKS (SCHED_MAX_WRITERS + SCHED_MAX_READERS)
+#define MAX_HELD 16
+
+enum slot_state {
+	SS_EMPTY,
+	SS_ONLINING,
+	SS_ONLINE,
+	SS_OFFLINING,
+	SS_OFFLINE,
+	SS_RELEASING,
+};
+
+struct slot {
+	struct mem_cgroup *memcg;	/* published: rcu_assign_pointer */
+	int state;			/* enum slot_state, relaxed atomics */
+	/* the memcg allocated for the slot until its release returned */
+	struct mem_cgroup *alloc;
+};
+
+struct task_state {
+	struct mlf_walk_check walk;
+	struct scan_control *sc;
+	struct mem_cgroup *held[MAX_HELD];
+	int nr_held;
+};
+
+static struct {
+	const struct sched_input *in;
+	struct mlf_world world;
+	struct slot slots[SCHED_MAX_POOL];
+	struct task_state tasks[MAX_TASKS];
+	struct mlf_lin lin;
+	int nr_tasks;
+	bool hash;
+	struct sched_stats *stats;
+} E;
+
+static const char *const op_names[SOP_NR] = {
+	[SOP_ONLINE] = "online",   [SOP_OFFLINE] = "offline",
+	[SOP_RELEASE] = "release", [SOP_ROTATE] = "rotate",
+	[SOP_SOFT] = "soft",	   [SOP_SET] = "set",
+	[SOP_HOLD] = "hold",	   [SOP_DROP] = "drop",
+	[SOP_RECLAIM] = "reclaim",
+};
+
+const char *sched_op_name(int kind)
+{
+	return kind >= 0 && kind < SOP_NR ? op_names[kind] : "?";
+}
+
+/* ---- the harness's own state: relaxed atomics, no ordering ---- */
+
+static int state_of(struct slot *s)
+{
+	return __atomic_load_n(&s->state, __ATOMIC_RELAXED);
+}
+
+static void set_state(struct slot *s, int state)
+{
+	__atomic_store_n(&s->state, state, __ATOMIC_RELAXED);
+}
+
+static struct mem_cgroup *alloc_of(int i)
+{
+	return __atomic_load_n(&E.slots[i].alloc, __ATOMIC_RELAXED);
+}
+
+static void set_alloc(int i, struct mem_cgroup *memcg)
+{
+	__atomic_store_n(&E.slots[i].alloc, memcg, __ATOMIC_RELAXED);
+}
+
+static long refs_of(struct mem_cgroup *memcg)
+{
+	return __atomic_load_n(&memcg->refcnt.counter, __ATOMIC_RELAXED);
+}
+
+static struct mem_cgroup *lin_memcg_of(void *arg, int i)
+{
+	(void)arg;
+	return alloc_of(i);
+}
+
+/* A step of the harness's bookkeeping: a scheduling point of its own. */
+#define harness_point(p) mlf_point(MLF_PT_HARNESS, (p))
+
+static void fail_with(struct mlf_failure *f)
+{
+	mlf_fail(f);
+}
+
+/* ---- pinning, the kernel's way ---- */
+
+static struct mem_cgroup *pin(int i)
+{
+	struct slot *s = &E.slots[i];
+	struct mem_cgroup *memcg;
+
+	rcu_read_lock();
+	memcg = rcu_dereference(s->memcg);
+	if (memcg && !mem_cgroup_tryget(memcg))
+		memcg = NULL;
+	rcu_read_unlock();
+	return memcg;
+}
+
+static void set_shrink(struct mem_cgroup *memcg, u8 flags)
+{
+	WRITE_ONCE(memcg->shrink.below_min, !!(flags & SOP_SHRINK_BELOW_MIN));
+	WRITE_ONCE(memcg->shrink.below_low, !!(flags & SOP_SHRINK_BELOW_LOW));
+	WRITE_ONCE(memcg->shrink.success, !!(flags & SOP_SHRINK_SUCCESS));
+	WRITE_ONCE(memcg->shrink.sizable, !!(flags & SOP_SHRINK_SIZABLE));
+	WRITE_ONCE(memcg->shrink.nr_reclaimed, flags >> 4);
+}
+
+/* ---- ops ---- */
+
+static bool do_online(int i, u8 flags)
+{
+	struct slot *s = &E.slots[i];
+	struct mem_cgroup *memcg;
+
+	harness_point(s);
+	if (state_of(s) != SS_EMPTY)
+		return false;
+	set_state(s, SS_ONLINING);
+	memcg = mem_cgroup_alloc(i);
+	set_alloc(i, memcg);
+	set_shrink(memcg, flags);
+	mem_cgroup_css_online(memcg);
+	rcu_assign_pointer(s->memcg, memcg);
+	set_state(s, SS_ONLINE);
+	return true;
+}
+
+static bool do_offline(int i)
+{
+	struct slot *s = &E.slots[i];
+	struct mem_cgroup *memcg;
+
+	/* nothing of the slot is read before its point: others may change it */
+	harness_point(s);
+	if (state_of(s) != SS_ONLINE)
+		return false;
+	memcg = alloc_of(i);
+	set_state(s, SS_OFFLINING);
+	mem_cgroup_css_offline(memcg);
+	set_state(s, SS_OFFLINE);
+	/* the base reference: maybe the last, then the memcg is dead */
+	mem_cgroup_put(memcg);
+	return true;
+}
+
+static bool try_release(int i)
+{
+	struct slot *s = &E.slots[i];
+	struct mem_cgroup *memcg;
+
+	harness_point(s);
+	if (state_of(s) != SS_OFFLINE || refs_of(alloc_of(i)))
+		return false;
+	memcg = alloc_of(i);
+	set_state(s, SS_RELEASING);
+	rcu_assign_pointer(s->memcg, NULL);
+	/* mem_cgroup_css_released(), then the free after a grace period */
+	css_release(memcg);
+	set_alloc(i, NULL);
+	set_state(s, SS_EMPTY);
+	return true;
+}
+
+static bool do_release(int from)
+{
+	int k;
+
+	for (k = 0; k < E.in->pool_size; k++)
+		if (try_release((from + k) % E.in->pool_size))
+			return true;
+	return false;
+}
+
+static void drop_held(struct task_state *ts)
+{
+	mem_cgroup_put(ts->held[0]);
+	memmove(&ts->held[0], &ts->held[1], --ts->nr_held * sizeof(ts->held[0]));
+}
+
+static bool do_reclaim(struct task_state *ts, int nid, u16 target)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = target,
+		.priority = 12,
+		.proactive = 1,
+	};
+	struct mlf_failure f;
+	bool aborted;
+
+	mlf_walk_check_begin(&ts->walk, nid, mlf_sched_task_index());
+	ts->sc = &sc;
+	mlf_shrink_many(NODE_DATA(nid), &sc);
+	ts->sc = NULL;
+	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
+	if (!mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f))
+		fail_with(&f);
+	E.stats->walks++;
+	return true;
+}
+
+static bool apply(int t, const struct sched_op *op)
+{
+	struct task_state *ts = &E.tasks[t];
+	int i = op->slot % E.in->pool_size;
+	int nid = op->node % E.in->nr_nodes;
+	struct mem_cgroup *memcg;
+
+	if (t >= E.in->nr_writers)
+		return do_reclaim(ts, nid, op->target);
+	switch (op->kind % SOP_RECLAIM) {
+	case SOP_ONLINE:
+		return do_online(i, op->arg);
+	case SOP_OFFLINE:
+		return do_offline(i);
+	case SOP_RELEASE:
+		return do_release(i);
+	case SOP_HOLD:
+		if (ts->nr_held == MAX_HELD)
+			return false;
+		memcg = pin(i);
+		if (!memcg)
+			return false;
+		ts->held[ts->nr_held++] = memcg;
+		return true;
+	case SOP_DROP:
+		if (!ts->nr_held)
+			return false;
+		drop_held(ts);
+		return true;
+	}
+	memcg = pin(i);
+	if (!memcg)
+		return false;
+	switch (op->kind % SOP_RECLAIM) {
+	case SOP_ROTATE:
+		mlf_rotate_memcg(get_lruvec(memcg, nid),
+				 MEMCG_LRU_HEAD + op->arg % 4);
+		break;
+	case SOP_SOFT:
+		if (op->arg & 1)
+			mlf_softirq_enter();
+		lru_gen_soft_reclaim(memcg, nid);
+		if (op->arg & 1)
+			mlf_softirq_exit();
+		break;
+	case SOP_SET:
+		set_shrink(memcg, op->arg);
+		break;
+	}
+	mem_cgroup_put(memcg);
+	return true;
+}
+
+static u64 mix(u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static void task_fn(int t, void *arg)
+{
+	const struct sched_input *in = arg;
+	struct task_state *ts = &E.tasks[t];
+	int i;
+
+	for (i = 0; i < in->nr_ops; i++) {
+		if (in->ops[i].task % E.nr_tasks != t)
+			continue;
+		mlf_current_op = i;
+		/* the op's draws: its own, whoever runs before it */
+		mlf_entropy_seed(mix(((u64)in->seed << 16) ^ (u64)i));
+		if (apply(t, &in->ops[i]))
+			__atomic_fetch_add(&E.stats->ops, 1, __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_add(&E.stats->skipped, 1,
+					   __ATOMIC_RELAXED);
+	}
+	mlf_current_op = MLF_NONE;
+	while (ts->nr_held)
+		drop_held(ts);
+}
+
+/* ---- the probes: every step, every walk event ---- */
+
+MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
+				 void *arg)
+{
+	struct mlf_failure f;
+	int nid;
+
+	(void)arg;
+	if (kind == MLF_PT_WRITE || kind == MLF_PT_PUBLISH) {
+		/* who touched which lrugen when: the walk checks need it */
+		mlf_lin_touch(&E.lin, (const void *)addr, mlf_sched_step(),
+			      mlf_sched_task_index());
+		return;
+	}
+	if (kind != MLF_PT_UNLOCK)
+		return;
+	nid = mlf_lin_node_of_lock(&E.lin, (const void *)addr);
+	if (nid < 0)
+		return;
+	/* the end of a critical section of node nid: one operation */
+	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(),
+			  mlf_sched_task_index(), &f))
+		fail_with(&f);
+	E.stats->sections++;
+}
+
+/* The pool slot of a memcg the walk met (read as the harness looks on). */
+MLF_NO_TSAN static int slot_of_memcg(struct mem_cgroup *memcg)
+{
+	int i;
+
+	for (i = 0; i < E.in->pool_size; i++)
+		if (alloc_of(i) == memcg)
+			return i;
+	return -1;
+}
+
+MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
+				   long arg)
+{
+	int t = mlf_sched_task_index();
+	struct task_state *ts;
+	struct mlf_failure f;
+	int slot = -1;
+
+	if (t < 0 || t >= E.nr_tasks)
+		return;
+	ts = &E.tasks[t];
+	switch (event) {
+	case MLF_WALK_START:
+		if ((unsigned long)arg >= MEMCG_NR_GENS)
+			mlf_fail_simple("reader.nulls",
+					"shrink_many() starts on generation %ld",
+					arg);
+		break;
+	case MLF_WALK_NULLS:
+		if ((unsigned long)arg >= MEMCG_NR_GENS)
+			mlf_fail_simple("reader.nulls",
+					"a pass ended on nulls value %#lx, not a generation (0..%d)",
+					(unsigned long)arg, MEMCG_NR_GENS - 1);
+		break;
+	case MLF_WALK_RESTART:
+		E.stats->restarts++;
+		break;
+	case MLF_WALK_VISIT:
+		E.stats->visits++;
+		slot = slot_of_memcg(lruvec_memcg(obj));
+		if (slot < 0)
+			mlf_fail_simple("rcu.uaf",
+					"shrink_one() on lruvec %p, of no live memcg",
+					obj);
+		break;
+	case MLF_WALK_TRYGET_FAILED:
+		slot = slot_of_memcg(obj);
+		break;
+	case MLF_WALK_BIN:
+	case MLF_WALK_END:
+		break;
+	}
+	if (!mlf_walk_check_event(&ts->walk, &E.lin, event, arg, slot,
+				  mlf_sched_step(), &f))
+		fail_with(&f);
+}
+
+/* The port's state, by slot ids: what the exploration calls a state. */
+MLF_NO_TSAN static u64 state_hash(void *arg)
+{
+	u64 h = 0x84222325cbf29ce4ULL;
+	int nid, g, b, i;
+
+	(void)arg;
+#define HASH(v) (h = (h ^ (u64)(v)) * 0x100000001b3ULL)
+	for (nid = 0; nid < E.in->nr_nodes; nid++) {
+		const struct lru_gen_memcg *lru = &E.world.nodes[nid].memcg_lru;
+
+		HASH(lru->seq);
+		for (g = 0; g < MEMCG_NR_GENS; g++) {
+			HASH(lru->nr_memcgs[g]);
+			for (b = 0; b < MEMCG_NR_BINS; b++) {
+				const struct hlist_nulls_node *pos =
+					lru->fifo[g][b].first;
+				int n = 0;
+
+				for (; !is_a_nulls(pos) && n <= E.in->pool_size;
+				     pos = pos->next, n++) {
+					const struct lruvec *lv = container_of(
+						pos, struct lruvec, lrugen.list);
+
+					HASH(lruvec_memcg((struct lruvec *)lv)->id);
+					HASH(lv->lrugen.seg);
+				}
+				HASH(n);
+			}
+		}
+	}
+	for (i = 0; i < E.in->pool_size; i++) {
+		struct mem_cgroup *memcg = alloc_of(i);
+
+		HASH(E.slots[i].state);
+		HASH(memcg ? refs_of(memcg) + 1 : 0);
+	}
+#undef HASH
+	return h;
+}
+
+/* ---- set-up, quiescence, tear-down ---- */
+
+/* The schedule's last steps: 60, or MLF_SCHED_STEPS (up to 512). */
+static void print_schedule(void)
+{
+	const char *env = getenv("MLF_SCHED_STEPS");
+	int n = env ? atoi(env) : 60;
+
+	mlf_sched_print_recent(n > 0 ? n : 60);
+}
+
+static void setup(const struct sched_input *in, struct sched_stats *stats)
+{
+	struct mlf_failure f;
+	int i;
+
+	memset(&E.slots, 0, sizeof(E.slots));
+	memset(&E.tasks, 0, sizeof(E.tasks));
+	E.in = in;
+	E.stats = stats;
+	E.nr_tasks = in->nr_writers + in->nr_readers;
+	world_init(&E.world, in->nr_nodes, in->pool_size);
+	mlf_current_op = MLF_NONE;
+	for (i = 0; i < in->nr_initial && i < in->pool_size; i++) {
+		mlf_entropy_seed(mix(((u64)in->seed << 16) ^ 0xffffULL ^ i));
+		do_online(i, (u8)mix(in->seed + i));
+	}
+	mlf_lin_init(&E.lin, E.world.nodes, in->nr_nodes, in->pool_size,
+		     lin_memcg_of, NULL);
+	if (!mlf_lin_sync(&E.lin, &f))
+		fail_with(&f);
+	mlf_walk_probe = walk_probe;
+	mlf_set_context_printer(print_schedule);
+}
+
+/* The world's slots as the engine's, for the structure checks. */
+static void fill_world(void)
+{
+	int i;
+
+	for (i = 0; i < E.in->pool_size; i++) {
+		struct mem_cgroup *memcg = alloc_of(i);
+
+		E.world.slots[i].memcg = memcg;
+		E.world.slots[i].state = !memcg ? SLOT_EMPTY :
+					 state_of(&E.slots[i]) == SS_ONLINE ?
+						 SLOT_ONLINE :
+					 refs_of(memcg) ? SLOT_OFFLINE :
+							  SLOT_DEAD;
+		E.world.slots[i].refs = 0;
+	}
+	mlf_lrugen_map_fill(&E.world.map, &E.world);
+}
+
+static __attribute__((format(printf, 2, 3))) void
+fail_conservation(int slot, const char *fmt, ...)
+{
+	struct mlf_failure f;
+	va_list ap;
+
+	mlf_failure_at(&f, "conservation", MLF_NONE, MLF_NONE, MLF_NONE, slot);
+	va_start(ap, fmt);
+	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
+	va_end(ap);
+	fail_with(&f);
+}
+
+static void quiescence(void)
+{
+	struct mlf_failure f;
+	int i, nid;
+
+	mlf_current_op = MLF_NONE;
+	if (!mlf_lin_final(&E.lin, &f))
+		fail_with(&f);
+	for (i = 0; i < E.in->pool_size; i++) {
+		struct mem_cgroup *memcg = alloc_of(i);
+		int state = state_of(&E.slots[i]);
+
+		if (state != SS_EMPTY && state != SS_ONLINE &&
+		    state != SS_OFFLINE)
+			fail_conservation(i, "m%d is in a transient state (%d) at quiescence",
+					  i, state);
+		if (state == SS_ONLINE && refs_of(memcg) != 1)
+			fail_conservation(i, "online m%d holds %ld references at quiescence, not 1",
+					  i, refs_of(memcg));
+		if (state == SS_OFFLINE && refs_of(memcg))
+			fail_conservation(i, "offline m%d holds %ld references at quiescence (a leak)",
+					  i, refs_of(memcg));
+	}
+	fill_world();
+	for (nid = 0; nid < E.in->nr_nodes; nid++) {
+		E.world.seq_before[nid] = 0;
+		if (!check_seq_monotonic(&E.world, nid, &f) ||
+		    !check_structure(&E.world, nid, &f))
+			fail_with(&f);
+	}
+}
+
+static void teardown(void)
+{
+	int i;
+
+	mlf_walk_probe = NULL;
+	mlf_current_op = MLF_NONE;
+	for (i = 0; i < E.in->pool_size; i++) {
+		struct slot *s = &E.slots[i];
+		struct mem_cgroup *memcg = alloc_of(i);
+
+		if (!memcg)
+			continue;
+		if (state_of(s) == SS_ONLINE) {
+			mem_cgroup_css_offline(memcg);
+			mem_cgroup_put(memcg);
+		}
+		css_release(memcg);
+		set_alloc(i, NULL);
+		s->memcg = NULL;
+		set_state(s, SS_EMPTY);
+		E.world.slots[i].memcg = NULL;
+		E.world.slots[i].state = SLOT_EMPTY;
+	}
+	/* rcu_barrier(): every css_free has run */
+	world_destroy(&E.world);
+	mlf_lin_destroy(&E.lin);
+	if (mem_cgroup_nr_allocated())
+		fail_conservation(MLF_NONE,
+				  "%ld memcgs still allocated after every one was released and a grace period passed",
+				  mem_cgroup_nr_allocated());
+}
+
+static void run(const struct sched_input *in, struct mlf_sched_config *cfg,
+		struct sched_stats *stats)
+{
+	static const char *const names[MAX_TASKS] = {
+		"writer", "writer", "writer", "reader", "reader",
+	};
+	const char *task_names[MAX_TASKS];
+	int t;
+
+	setup(in, stats);
+	for (t = 0; t < E.nr_tasks; t++)
+		task_names[t] = t < in->nr_writers ? names[0] : names[3];
+	cfg->nr_tasks = E.nr_tasks;
+	cfg->fn = task_fn;
+	cfg->arg = (void *)in;
+	cfg->names = task_names;
+	cfg->seed = in->seed;
+	cfg->on_point = on_point;
+	mlf_sched_run(cfg, &stats->sched);
+	stats->runs++;
+	stats->steps_total += stats->sched.steps;
+	quiescence();
+	teardown();
+}
+
+void sched_engine_run(const struct sched_input *in, struct sched_stats *stats)
+{
+	struct mlf_sched_config cfg = {
+		.policy = in->policy,
+		.decisions = in->decisions,
+		.nr_decisions = in->nr_decisions,
+	};
+
+	run(in, &cfg, stats);
+}
+
+void sched_engine_explore(const struct sched_input *in,
+			  struct mlf_explore_run *explore, bool hash,
+			  struct sched_stats *stats)
+{
+	struct mlf_sched_config cfg = {
+		.policy = MLF_SCHED_EXPLORE,
+		.explore = explore,
+	};
+
+	explore->state_hash = hash ? state_hash : NULL;
+	explore->hash_arg = NULL;
+	run(in, &cfg, stats);
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduled concurrent engine: writers (online, offline, release,
+ * rotate, soft reclaim, set, hold, drop) and readers (the real
+ * shrink_many() walk) on the port, run by the deterministic scheduler
+ * (kernel/schedule.h) one step at a time, the interleaving chosen by the
+ * input: the same input gives the same run, the same failure, in every
+ * build. Used by the concurrent fuzz target, tools/mlf explore and the
+ * tests; the OS-scheduled engine (concurrent.h) stays for stress runs.
+ *
+ * The harness's own bookkeeping is lock-free and scheduled like the port:
+ * a writer pins a memcg the way the kernel does, by rcu_dereference() of
+ * the slot's pointer and mem_cgroup_tryget() inside an RCU read-side
+ * critical section, and release clears the pointer before css_release(),
+ * whose free waits for a grace period.
+ *
+ * Checked while it runs: the rcu.* checks and sched.* of the scheduler,
+ * lin.step at every critical section of a node lock (lin.h), walk.gen /
+ * walk.end / walk.complete on every walk (walk_checks.h), reader.nulls and
+ * reader.terminates; at the end lin.final, conservation and every
+ * structure check.
+ */
+#ifndef _MLF_HARNESS_SCHED_ENGINE_H
+#define _MLF_HARNESS_SCHED_ENGINE_H
+
+#include "../kernel/explore.h"
+#include "../kernel/schedule.h"
+
+#define SCHED_MAX_POOL 32
+#define SCHED_MAX_WRITERS 3
+#define SCHED_MAX_READERS 2
+#define SCHED_MAX_OPS 256
+
+enum sched_op_kind {
+	SOP_ONLINE,	/* an empty slot gets a new memcg, onlined */
+	SOP_OFFLINE,	/* offline an online memcg, drop its base reference */
+	SOP_RELEASE,	/* css_release the first dead memcg from the slot on */
+	SOP_ROTATE,	/* pin, lru_gen_rotate_memcg(node, op), unpin */
+	SOP_SOFT,	/* pin, lru_gen_soft_reclaim(node) (maybe softirq) */
+	SOP_SET,	/* pin, set what shrink_one() finds, unpin */
+	SOP_HOLD,	/* pin and keep the reference */
+	SOP_DROP,	/* drop the oldest reference this task holds */
+	SOP_RECLAIM,	/* shrink_many(node) until target pages (0: never) */
+	SOP_NR,
+};
+
+/* SOP_SET / SOP_ONLINE flags: what shrink_one() will find */
+#define SOP_SHRINK_BELOW_MIN 0x01
+#define SOP_SHRINK_BELOW_LOW 0x02
+#define SOP_SHRINK_SUCCESS 0x04
+#define SOP_SHRINK_SIZABLE 0x08
+/* nr_reclaimed per visit in the high nibble */
+
+struct sched_op {
+	u8 task;	/* who runs it */
+	u8 kind;	/* enum sched_op_kind */
+	u8 slot;	/* memcg pool slot (modulo the pool) */
+	u8 node;	/* modulo the node count */
+	u8 arg;		/* rotate: MEMCG_LRU_*; soft: softirq; set, online:
+			 * shrink flags */
+	u16 target;	/* reclaim: pages */
+};
+
+struct sched_input {
+	int nr_nodes;			/* 1..4 */
+	int pool_size;			/* 1..SCHED_MAX_POOL */
+	int nr_writers;			/* tasks 0.. */
+	int nr_readers;			/* the tasks after them */
+	int nr_initial;			/* slots onlined before the run */
+	enum mlf_sched_policy policy;	/* input or PCT */
+	u32 seed;			/* draws; PCT's priorities */
+	int nr_ops;
+	struct sched_op ops[SCHED_MAX_OPS];
+	int nr_decisions;
+	struct mlf_sched_decision decisions[SCHED_MAX_OPS];
+};
+
+struct sched_stats {
+	unsigned long runs, ops, skipped, walks, visits, restarts;
+	unsigned long sections;		/* critical sections checked */
+	struct mlf_sched_stats sched;	/* of the last run */
+	unsigned long steps_total;	/* over all runs */
+};
+
+/*
+ * One run of @in: set up, run every task to its end under the scheduler,
+ * check at quiescence, tear down. A failure ends the process through
+ * mlf_fail() (or returns, with a test's fail handler).
+ */
+void sched_engine_run(const struct sched_input *in, struct sched_stats *stats);
+
+/*
+ * The same run with MLF_SCHED_EXPLORE choices from @explore (its prefix
+ * and bound), for tools/mlf explore; state hashing on when @hash.
+ */
+void sched_engine_explore(const struct sched_input *in,
+			  struct mlf_explore_run *explore, bool hash,
+			  struct sched_stats *stats);
+
+const char *sched_op_name(int kind);
+
+#endif
