@@ -7,6 +7,8 @@
   fuzz      exec/s of each fuzz target in each engine and sanitizer build,
             measured by running the same fixed corpus (the shipped seeds,
             repeated) through each binary, so that runs compare.
+  isolation seed 004's isolation experiment, iso-count against iso-throttle
+            (bench_isolation.py).
 """
 import csv
 import json
@@ -15,7 +17,11 @@ import shutil
 import subprocess
 import time
 
+from . import bench_isolation
+from . import builds
 from . import common
+from . import targets
+from . import variants
 
 SEED_TABLE = {  # the cover letter of seed 000: requests/s, mean ms, max ms
     "v6.12": (4.56, 1739.85, 4083.55),
@@ -27,10 +33,10 @@ SEED_TABLE = {  # the cover letter of seed 000: requests/s, mean ms, max ms
 
 def _variants(text):
     names = [v for v in text.split(",") if v]
+    known, _ = variants.correct()
     for v in names:
-        if v not in common.CORRECT_VARIANTS:
-            raise common.MlfError("unknown variant %r (have: %s)"
-                                  % (v, ", ".join(common.CORRECT_VARIANTS)))
+        if v not in known:
+            raise common.MlfError("unknown variant %r (have: %s)" % (v, ", ".join(known)))
     return names
 
 
@@ -45,9 +51,8 @@ def _counts(text):
 
 
 def _build(lock):
-    from . import build
     preset = "release-spin" if lock == "spin" else "release"
-    return build.ensure_built(preset)
+    return builds.ensure_built(preset)
 
 
 def _run_one(build_dir, variant, memcgs, workers, seconds, retries, extra):
@@ -188,24 +193,26 @@ FUZZ_BUILDS = [
 
 
 def _corpus_files(target, repeat):
-    from . import fuzz
-    files = fuzz.input_files(os.path.join(common.ROOT, "corpus", target))
+    files = targets.input_files(os.path.join(common.CORPUS_DIR, target))
     return files * repeat
 
 
 def run_fuzz_bench(args, extra):
-    from . import fuzz
-    targets = args.targets.split(",") if args.targets else fuzz.targets()
-    builds = [b for b in FUZZ_BUILDS if not args.builds or b[0] in args.builds.split(",")]
-    table = {}
-    for kind, preset, pattern, _ in builds:
-        names = [pattern.format(t=t) for t in targets]
+    chosen = args.targets.split(",") if args.targets else targets.names()
+    for t in chosen:
+        if t not in targets.names():
+            raise common.MlfError("unknown target %r (have: %s)"
+                                  % (t, ", ".join(targets.names())))
+    kinds = [b[0] for b in FUZZ_BUILDS if not args.builds or b[0] in args.builds.split(",")]
+    table, failed = {}, []
+    for kind, preset, pattern, _ in [b for b in FUZZ_BUILDS if b[0] in kinds]:
+        names = [pattern.format(t=t) for t in chosen]
         try:
-            build = fuzz.ensure_built_quiet(preset, targets=names)
+            build = builds.ensure_built_quiet(preset, targets=names)
         except common.MlfError as e:
             print("mlf bench fuzz: skipping %s (%s)" % (kind, e))
             continue
-        for t, name in zip(targets, names):
+        for t, name in zip(chosen, names):
             files = _corpus_files(t, args.repeat)
             path = os.path.join(build, "fuzz", name)
             if not files or not os.path.exists(path):
@@ -217,17 +224,39 @@ def run_fuzz_bench(args, extra):
             proc = subprocess.run(cmd, capture_output=True, env=env)
             secs = time.monotonic() - start
             table[(t, kind)] = (len(files) / secs if proc.returncode == 0 else None, secs)
-    kinds = [b[0] for b in builds]
+            if proc.returncode != 0:
+                # a figure of "-" alone would hide that the binary did not run
+                failed.append("%s %s: status %d: %s" % (
+                    t, kind, proc.returncode, common.error_line(proc.stderr) or "no output"))
     print("\ninputs/s replaying the shipped corpus (x%d) through each build:" % args.repeat)
     print("%-14s" % "target" + "".join("%16s" % k for k in kinds))
-    for t in targets:
+    for t in chosen:
         row = "%-14s" % t
         for k in kinds:
             rate = table.get((t, k), (None, 0))[0]
             row += "%16s" % ("%.0f" % rate if rate else "-")
         print(row)
-    for kind, _, _, what in builds:
-        print("  %-16s %s" % (kind, what))
+    for kind, _, _, what in FUZZ_BUILDS:
+        if kind in kinds:
+            print("  %-16s %s" % (kind, what))
+    for line in failed:
+        print("mlf bench fuzz: failed: %s" % line)
+    return 1 if failed else 0
+
+
+def run_isolation(args, extra):
+    try:
+        threads_list = [int(t) for t in args.threads.split(",")]
+    except ValueError:
+        raise common.MlfError("--threads wants counts like 64,192: %r" % args.threads)
+    if args.json and os.path.exists(args.json):
+        raise common.MlfError("%s exists; not overwriting it" % args.json)
+    results = bench_isolation.measure(threads_list, args.time, extra)
+    bench_isolation.print_table(results, threads_list)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(list(results.values()), f, indent=1)
+        print("mlf bench: wrote %s" % args.json)
     return 0
 
 
@@ -265,6 +294,14 @@ def register(subparsers):
     f.add_argument("--repeat", type=int, default=20,
                    help="times the corpus is run through each binary (default 20)")
     f.set_defaults(func=run_fuzz_bench, passthrough=True)
-    from . import bench_isolation
-    bench_isolation.register_isolation(sub)
+    i = sub.add_parser(
+        "isolation", help="seed 004's isolation experiment: iso-count vs iso-throttle",
+        description="N reclaimers on one small memcg with slow swap; reports peak isolated "
+                    "folios, throttle events, empty reclaim sweeps, the OOM proxy and work "
+                    "done for iso-count and iso-throttle. Unknown flags go to "
+                    "bench_isolation (--limit, --wss, --delay-us).")
+    i.add_argument("--time", type=float, default=10.0, help="seconds per run (default 10)")
+    i.add_argument("--threads", default="64,192", help="reclaimer counts (default 64,192)")
+    i.add_argument("--json", help="write the results to this file")
+    i.set_defaults(func=run_isolation, passthrough=True)
     p.set_defaults(func=lambda args, extra: p.print_help() or 2)

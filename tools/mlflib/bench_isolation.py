@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-"""mlf bench isolation: seed 004's experiment in userspace (bench/isolation.c).
+"""Seed 004's isolation experiment in userspace (bench/isolation.c), for
+`tools/mlf bench isolation`.
 
 N reclaimer threads (default 64 and 192) fault and touch a working set three
 times the limit of one small memcg whose swap is slow (a delay per freed
 folio); iso-count (patch 1) and iso-throttle (patches 1-2) run one after
 the other at each thread count, and a table shows, side by side: peak
 isolated folios, throttle events, direct reclaim sweeps that found nothing,
-OOM proxies, and work done. bench.py registers it (register_isolation).
+OOM proxies, and work done. A library module (see __init__.py): bench.py
+is the subcommand.
 """
 import json
 import os
 
+from . import builds
 from . import common
 
 VARIANTS = ("iso-count", "iso-throttle")
@@ -20,8 +23,7 @@ ROWS = (("peak isolated", "peak_isolated"), ("throttle events", "throttled"),
 
 
 def _build():
-    from . import build
-    return build.ensure_built("release")
+    return builds.ensure_built("release")
 
 
 def _run(build_dir, iso, threads, seconds, extra):
@@ -44,33 +46,13 @@ def print_table(results, threads_list):
             print("%-22s %14s %14s" % (label, *(results[(iso, threads)][key] for iso in VARIANTS)))
 
 
-def run(args, extra):
-    threads_list = [int(t) for t in args.threads.split(",")]
-    if args.time <= 0 or any(t < 1 for t in threads_list):
+def measure(threads_list, seconds, extra):
+    """{(variant, threads): result} of every variant at every thread count."""
+    if seconds <= 0 or any(t < 1 for t in threads_list):
         raise common.MlfError("--time and --threads must be positive")
     build_dir = _build()
     results = {}
     for threads in threads_list:
         for iso in VARIANTS:
-            results[(iso, threads)] = _run(build_dir, iso, threads, args.time, extra)
-    print_table(results, threads_list)
-    if args.json:
-        if os.path.exists(args.json):
-            raise common.MlfError("%s exists; not overwriting it" % args.json)
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(list(results.values()), f, indent=1)
-        print("mlf bench: wrote %s" % args.json)
-    return 0
-
-
-def register_isolation(sub):
-    p = sub.add_parser(
-        "isolation", help="seed 004's isolation experiment: iso-count vs iso-throttle",
-        description="N reclaimers on one small memcg with slow swap; reports peak isolated "
-                    "folios, throttle events, empty reclaim sweeps, the OOM proxy and work "
-                    "done for iso-count and iso-throttle. Unknown flags go to "
-                    "bench_isolation (--limit, --wss, --delay-us).")
-    p.add_argument("--time", type=float, default=10.0, help="seconds per run (default 10)")
-    p.add_argument("--threads", default="64,192", help="reclaimer counts (default 64,192)")
-    p.add_argument("--json", help="write the results to this file")
-    p.set_defaults(func=run, passthrough=True)
+            results[(iso, threads)] = _run(build_dir, iso, threads, seconds, extra)
+    return results

@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """The bug zoo: zoo/<bug>.patch files and their headers (zoo/README.md).
 
-A library module: it imports no subcommand. Each patch starts with a header
-of "Field: value" lines (Bug, Summary, Expect, Engine, Fixed-by, Origin,
-Variant), then free text, then the diff against src/.
+A library module (see __init__.py). Each patch starts with a header of
+"Field: value" lines (Bug, Summary, Expect, Engine, Fixed-by, Origin,
+Variant), then free text, then the diff against src/. Everything in the
+CLI that knows a bug variant (its target, the check that must catch it,
+the variant it is built on) asks here.
 """
 import os
 import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-ZOO = os.path.join(ROOT, "zoo")
+from . import common
+
+ZOO = os.path.join(common.ROOT, "zoo")
 
 FIELD = re.compile(r"^([A-Z][A-Za-z-]*): (.*)$")
 
@@ -96,4 +99,13 @@ def bugs():
 
 
 def get(name):
+    """The Bug @name, or None."""
     return bugs().get(name)
+
+
+def require(name):
+    """The Bug @name; a one-line MlfError naming the known ones if none."""
+    found = bugs()
+    if name not in found:
+        raise common.MlfError("unknown bug variant %r (have: %s)" % (name, ", ".join(found)))
+    return found[name]

@@ -1,13 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Helpers shared by the subcommands: paths, running and printing commands."""
+"""Paths, the user-facing error, and running and printing commands.
+
+A library module (see __init__.py): every other module may import it, it
+imports none of them.
+"""
 import os
+import re
 import shlex
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 BUILD = os.path.join(ROOT, "build")
+FUZZ_DIR = os.path.join(ROOT, "fuzz")
+CORPUS_DIR = os.path.join(ROOT, "corpus")
+OUT_DIR = os.path.join(ROOT, "out")
 
+# what CMakeLists.txt says when it cannot be read (variants.correct())
 CORRECT_VARIANTS = ["v6.12", "p1-3", "p1-4", "p1-5", "p1-5-lockrand"]
 DEFAULT_VARIANT = "p1-5-lockrand"
 
@@ -24,21 +33,53 @@ def show(cmd, cwd=None):
     print("+ " + text, file=sys.stderr, flush=True)
 
 
+# the line a program says why it stopped with: libFuzzer's "ERROR: ...",
+# afl-fuzz's "[-] PROGRAM ABORT : ...", a sanitizer's or a tool's "error:"
+ERROR_LINE = re.compile(r"^\s*(?:==\d+==\s*)?(?:ERROR|FATAL|error|fatal|"
+                        r"\[-\] (?:PROGRAM ABORT|SYSTEM ERROR))\b.*$", re.M)
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def error_line(text):
+    """The line of @text (a program's output) that says what went wrong: its
+    first error line, else its last non-empty line, else ""."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    text = ANSI.sub("", text or "")
+    m = ERROR_LINE.search(text)
+    if m:
+        return re.sub(r"\s+", " ", m.group(0)).strip()
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
 def run(cmd, cwd=None, env=None, check=True, **kw):
-    """Run a command after printing it; raise MlfError if it fails and check."""
+    """Run a command after printing it; raise MlfError if it fails and check
+    (with the command's own error line when its stderr was captured)."""
     show(cmd, cwd)
     full_env = None
     if env:
         full_env = dict(os.environ)
         full_env.update(env)
-    proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=full_env, **kw)
+    try:
+        proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=full_env, **kw)
+    except OSError as e:
+        raise MlfError("cannot run %s: %s" % (cmd[0], e.strerror or e))
     if check and proc.returncode != 0:
-        raise MlfError("command failed with status %d: %s" % (proc.returncode, cmd[0]))
+        why = error_line(proc.stderr) if isinstance(proc.stderr, (str, bytes)) else ""
+        raise MlfError("command failed with status %d: %s%s"
+                       % (proc.returncode, cmd[0], ": " + why if why else ""))
     return proc
 
 
 def build_dir(preset):
     return os.path.join(BUILD, preset)
+
+
+def count_files(path):
+    """The entries of a directory that are not hidden (0 if it is missing)."""
+    return len([n for n in os.listdir(path) if not n.startswith(".")]) \
+        if os.path.isdir(path) else 0
 
 
 def sanitizer_env(base=None):

@@ -1,31 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
 """mlf corpus: write the seed corpora, deterministically.
 
-Each memcg_lru seed is written as a trace, corpus/memcg_lru/<name>.trace,
-and encoded by mlf-trace into its bytes, corpus/memcg_lru/<name>; the
-replay driver and the fuzzers skip *.trace. trace_parser seeds are trace
-text themselves (no .trace suffix, since that text is the input). Each
-target has its own generator (GENERATORS); nulls_list ships its seeds under
-corpus/nulls_list/ or generates them with fuzz/nulls_list_seeds.py. Files a
-generator does not write are never touched.
+fuzz/targets.json's "seeds" says, per target, what writes corpus/<target>/:
+`tools/mlf corpus --target T` is a generator of this module (GENERATORS,
+which must be exactly those targets), any other command (a script under
+fuzz/) is run as it stands. Each memcg_lru seed is written as a trace,
+corpus/memcg_lru/<name>.trace, and encoded by mlf-trace into its bytes,
+corpus/memcg_lru/<name>; the replay driver and the fuzzers skip *.trace.
+trace_parser seeds are trace text themselves (no .trace suffix, since that
+text is the input). Files a generator does not write are never touched.
 """
 import filecmp
 import os
 import random
-import sys
+import shlex
 import tempfile
 
+from . import builds
 from . import common
-from . import fuzz
+from . import targets
 
-HEADER = "# mlf trace v1\n"
 
 
 class Trace:
     """A seed being written: trace lines plus the draws a person would pick."""
 
     def __init__(self, comment, nodes, pool, seed):
-        self.lines = [HEADER.rstrip("\n")] + ["# " + c for c in comment.split("\n")]
+        self.lines = [targets.trace_magic("memcg_lru")] + ["# " + c for c in comment.split("\n")]
         self.lines.append("nodes %d pool %d" % (nodes, pool))
         self.nodes = nodes
         self.rng = random.Random(seed)
@@ -202,7 +203,7 @@ MEMCG_LRU_SEEDS = {
 # trace_parser: a few small valid traces and one of each kind of error
 TRACE_PARSER_BAD = {
     "bad-unknown-op": "nodes 2 pool 10\nonline m1 bin=1\nrotat m1 n0 HEAD\n",
-    "bad-outside-pool": "# mlf trace v1\nnodes 4 pool 1500\nonline m1600\n",
+    "bad-outside-pool": targets.trace_magic("memcg_lru") + "\nnodes 4 pool 1500\nonline m1600\n",
     "bad-no-header": "online m1 bin=2\n",
     "bad-node": "nodes 2 pool 4\nrotate m1 n2 YOUNG bin=1\n",
     "bad-value": "nodes 1 pool 4\nset m1 min=2\n",
@@ -250,42 +251,65 @@ def gen_trace_parser(out, mlf_trace):
     return written
 
 
-def gen_nulls_list(out, mlf_trace):
-    script = os.path.join(fuzz.FUZZ_DIR, "nulls_list_seeds.py")
-    if not os.path.exists(script):
-        return None     # its seeds are shipped as files: nothing to write
-    if os.path.abspath(out) != os.path.join(fuzz.CORPUS_DIR, "nulls_list"):
-        return None     # the script writes only there: nothing to compare
-    os.makedirs(out, exist_ok=True)
-    common.run([sys.executable, script, out])
-    return None
-
-
 GENERATORS = {
     "memcg_lru": gen_memcg_lru,
     "trace_parser": gen_trace_parser,
-    "nulls_list": gen_nulls_list,
 }
+OWN = "tools/mlf corpus --target "
+
+
+def seed_commands():
+    """{target: its seeds command} of the targets that have one, table order;
+    a one-line MlfError when the table and GENERATORS disagree."""
+    found = {t: targets.seeds(t) for t in targets.names() if targets.seeds(t)}
+    for t, cmd in found.items():
+        if cmd.startswith(OWN) and (cmd[len(OWN):].strip() != t or t not in GENERATORS):
+            raise common.MlfError("fuzz/targets.json: %s's seeds %r is not a generator of "
+                                  "tools/mlf corpus (have: %s)" % (t, cmd, ", ".join(GENERATORS)))
+    for t in GENERATORS:
+        if not (found.get(t) or "").startswith(OWN):
+            raise common.MlfError("tools/mlf corpus has a generator for %s, but "
+                                  "fuzz/targets.json says its seeds are %r"
+                                  % (t, found.get(t)))
+    return found
+
+
+def run_script(cmd):
+    """Run a seeds command of the table that is not ours, as the table
+    spells it, from the top of the tree."""
+    common.run(shlex.split(cmd), cwd=common.ROOT)
 
 
 def run(args, extra):
-    chosen = [args.target] if args.target else [t for t in fuzz.targets() if t in GENERATORS]
-    for t in chosen:
-        if t not in GENERATORS:
-            raise common.MlfError("no seed generator for target %r" % t)
-    build = fuzz.ensure_built("dev", targets=["mlf-trace"])
-    mlf_trace = fuzz.binary(build, "mlf-trace")
-    stale = []
+    commands = seed_commands()
+    if args.target:
+        if args.target not in targets.names():
+            raise common.MlfError("unknown target %r (have: %s)"
+                                  % (args.target, ", ".join(targets.names())))
+        if args.target not in commands:
+            raise common.MlfError("no seeds for target %r (fuzz/targets.json)" % args.target)
+        chosen = [args.target]
+    else:
+        chosen = list(commands)
+    mlf_trace = None
+    if any(t in GENERATORS for t in chosen):
+        mlf_trace = builds.binary(builds.ensure_built("dev", targets=["mlf-trace"]), "mlf-trace")
+    stale, unchecked = [], []
     for target in chosen:
-        dest = os.path.join(fuzz.CORPUS_DIR, target)
+        dest = os.path.join(common.CORPUS_DIR, target)
+        if target not in GENERATORS:
+            if args.check:
+                unchecked.append("%s (%s)" % (target, commands[target]))
+            else:
+                run_script(commands[target])
+            continue
         if not args.check:
             written = GENERATORS[target](dest, mlf_trace)
-            if written is not None:
-                print("corpus/%s: %d files" % (target, len(written)))
+            print("corpus/%s: %d files" % (target, len(written)))
             continue
         with tempfile.TemporaryDirectory() as tmp:
             written = GENERATORS[target](os.path.join(tmp, target), mlf_trace)
-            for name in written or []:
+            for name in written:
                 mine = os.path.join(dest, name)
                 if not os.path.exists(mine) or not filecmp.cmp(
                         mine, os.path.join(tmp, target, name), shallow=False):
@@ -293,16 +317,19 @@ def run(args, extra):
     if stale:
         raise common.MlfError("out of date (run tools/mlf corpus): " + ", ".join(stale))
     if args.check:
-        print("corpus: up to date")
+        print("corpus: up to date" + ("; not checked: " + ", ".join(unchecked)
+                                      if unchecked else ""))
     return 0
 
 
 def register(subparsers):
     p = subparsers.add_parser(
         "corpus", help="write the seed corpora (corpus/<target>/)",
-        description="Write each target's seeds (memcg_lru: <name>.trace and its bytes "
-                    "<name>). Deterministic; other files in corpus/ are left alone.")
-    p.add_argument("--target", help="one target (default: all with a generator)")
+        description="Write each target's seeds with the command fuzz/targets.json gives "
+                    "(memcg_lru: <name>.trace and its bytes <name>). Deterministic; other "
+                    "files in corpus/ are left alone.")
+    p.add_argument("--target", help="one target (default: every target with seeds)")
     p.add_argument("--check", action="store_true",
-                   help="write nothing; fail if the corpus differs from what would be written")
+                   help="write nothing; fail if a generator of this command would write "
+                        "something else (the seed scripts under fuzz/ are not checked)")
     p.set_defaults(func=run)

@@ -17,8 +17,11 @@ import re
 import shutil
 import subprocess
 
+from . import builds
 from . import common
-from . import fuzz
+from . import engine
+from . import regressions
+from . import targets
 
 SOURCES = ("src/mm", "src/kernel")
 
@@ -41,12 +44,11 @@ def corpus_dirs(target, args):
         return args.corpus
     if args.dir:
         return [os.path.join(args.dir, target, "corpus")]
-    dirs = [os.path.join(fuzz.CORPUS_DIR, target)]
+    dirs = [os.path.join(common.CORPUS_DIR, target)]
     # reproducers replay clean on correct variants: they cover what they hit
-    for reg in sorted(glob.glob(os.path.join(fuzz.CORPUS_DIR, "regressions", "*"))):
-        marker = os.path.join(reg, "TARGET")
-        named = open(marker, encoding="utf-8").read().strip() if os.path.exists(marker) \
-            else "memcg_lru"
+    # (not the bug variants': they are the bug's, not the port's)
+    for reg in sorted(glob.glob(os.path.join(regressions.REGRESSIONS, "*"))):
+        named = regressions.dir_target(reg) or regressions.DEFAULT_TARGET
         if named == target and not os.path.basename(reg).startswith("bug-"):
             dirs.append(reg)
     return [d for d in dirs if os.path.isdir(d)]
@@ -54,17 +56,16 @@ def corpus_dirs(target, args):
 
 def collect(build, chosen, args, raw):
     """Run every target's corpus with LLVM_PROFILE_FILE; returns the binaries run."""
-    from . import replay
     binaries = []
     for target in chosen:
-        files = [f for d in corpus_dirs(target, args) for f in fuzz.input_files(d)]
+        files = [f for d in corpus_dirs(target, args) for f in targets.input_files(d)]
         if not files:
             print("cov: %s: no inputs" % target)
             continue
-        driver = fuzz.binary(build, target + "_replay")
+        driver = builds.binary(build, target + "_replay")
         os.environ["LLVM_PROFILE_FILE"] = os.path.join(raw, target + "-%p.profraw")
         try:
-            failed = replay.replay_files(driver, files)
+            failed = engine.replay_files(driver, files)
         finally:
             del os.environ["LLVM_PROFILE_FILE"]
         print("cov: %s: %d inputs%s" % (target, len(files),
@@ -118,12 +119,12 @@ def print_table(files):
 
 
 def run_cov(args):
-    known = fuzz.targets()
+    known = targets.names()
     if args.target and args.target not in known:
         raise common.MlfError("unknown target %r (have: %s)" % (args.target, ", ".join(known)))
     chosen = [args.target] if args.target else known
     profdata_tool, llvm_cov = llvm_tool("profdata"), llvm_tool("cov")
-    build = fuzz.ensure_built("coverage", args.variant, args.bug,
+    build = builds.ensure_built("coverage", args.variant, args.bug,
                               targets=[t + "_replay" for t in chosen])
     out = os.path.abspath(args.out)
     raw = os.path.join(out, "profraw")
@@ -215,7 +216,7 @@ def register(subparsers):
     p.add_argument("--corpus", nargs="+", metavar="DIR", help="use these directories")
     p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)
     p.add_argument("--bug", help="bug variant")
-    p.add_argument("--out", default=os.path.join(fuzz.OUT_DIR, "cov"),
+    p.add_argument("--out", default=os.path.join(common.OUT_DIR, "cov"),
                    help="where the profiles and the HTML go (default out/cov)")
     p.add_argument("--plot", metavar="DIR", help="plot campaign DIR's stats.csv instead")
     p.add_argument("--png", help="the plot's file (default DIR/progress.png)")

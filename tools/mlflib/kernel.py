@@ -17,11 +17,14 @@ import hashlib
 import os
 import subprocess
 import sys
+import time
 
-from . import build as mlfbuild
+from . import builds
 from . import common
-from . import fuzz
-from . import replay
+from . import engine
+from . import packages
+from . import regressions
+from . import targets
 
 DEFAULT_TREE = "/usr/src/linux-source-6.12.tar.xz"
 EXTRACT = os.path.join(common.ROOT, "kernel", "extract.py")
@@ -49,15 +52,10 @@ def tree_suffix(tree):
     return "" if tree == DEFAULT_TREE else "-" + hashlib.sha1(tree.encode()).hexdigest()[:8]
 
 
-def preset_compiler(preset):
-    presets = mlfbuild._load_presets()["configurePresets"]
-    return mlfbuild._resolved(preset, presets)["cacheVariables"].get("CMAKE_C_COMPILER", "cc")
-
-
 def precheck(tree, preset, build):
     """Cut and compile-check the tree first: one line if the shim cannot carry it."""
     cmd = [sys.executable, EXTRACT, "--tree", tree, "--out", os.path.join(build, "kernel", "tree"),
-           "--check", preset_compiler(preset)]
+           "--check", builds.preset_compiler(preset)]
     common.show(cmd)
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if proc.returncode:
@@ -68,12 +66,12 @@ def precheck(tree, preset, build):
 
 def ensure_kernel_built(tree, preset, sanitize=None, targets=None):
     """Configure build/kernel-<preset>[-<sanitize>] for @tree if needed; build @targets."""
-    mlfbuild.check_preset(preset)
-    mlfbuild.ensure_setup()
+    builds.check_preset(preset)
+    packages.ensure_setup()
     name = "kernel-" + preset + ("-" + sanitize if sanitize else "") + tree_suffix(tree)
     build = common.build_dir(name)
     os.makedirs(build, exist_ok=True)
-    cache = mlfbuild._cache(build)
+    cache = builds.cache(build)
     wanted = {"MLF_KERNEL_TREE": tree}
     if sanitize:
         wanted["MLF_SANITIZE"] = sanitize
@@ -89,37 +87,65 @@ def ensure_kernel_built(tree, preset, sanitize=None, targets=None):
     return build
 
 
+def job_logs(out, since):
+    """The logs libFuzzer -jobs=N wrote in its working directory @out
+    (fuzz-<job>.log) during this run: where the jobs' figures are."""
+    text = ""
+    for name in sorted(os.listdir(out)):
+        path = os.path.join(out, name)
+        if name.startswith("fuzz-") and name.endswith(".log") and \
+                os.path.getmtime(path) >= since:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text += f.read()
+    return text
+
+
 def fuzz_one(target, build, args, extra, tree):
     """A libFuzzer campaign on the tree's build, in out/kernel[-<hash>]/<target>/
     (or DIR/<target>/ with --dir)."""
     binary, seeds = TARGETS[target]
     top = os.path.abspath(args.dir) if args.dir else \
-        os.path.join(fuzz.OUT_DIR, "kernel" + tree_suffix(tree))
+        os.path.join(common.OUT_DIR, "kernel" + tree_suffix(tree))
     out = os.path.join(top, target)
     work, crashes = os.path.join(out, "corpus"), os.path.join(out, "crashes")
-    fuzz.seed_working_corpus(seeds, work)
+    targets.seed_working_corpus(seeds, work)
     os.makedirs(crashes, exist_ok=True)
     before = set(os.listdir(crashes))
-    cmd = [fuzz.binary(build, binary)] + fuzz.read_options(seeds) + [
+    cmd = [builds.binary(build, binary)] + engine.read_options(seeds) + [
         "-max_total_time=%d" % args.time, "-print_final_stats=1",
         "-artifact_prefix=" + crashes + "/"]
     if args.jobs > 1:
         cmd += ["-jobs=%d" % args.jobs, "-workers=%d" % args.jobs]
     # run_tee sets the sanitizers' options (common.sanitizer_env)
-    rc, text = fuzz.run_tee(cmd + extra + [work], cwd=out)
-    execs, rate = fuzz.libfuzzer_stats(text)
+    start = time.time() - 1
+    rc, text = engine.run_tee(cmd + extra + [work], cwd=out)
+    if args.jobs > 1:
+        # the jobs' output went to their logs, the parent only says it started them
+        text += job_logs(out, start)
+    execs, rate = engine.libfuzzer_stats(text)
     new = sorted(set(os.listdir(crashes)) - before)
-    return {"execs": execs, "rate": rate, "corpus": fuzz.count_files(work),
-            "crashes": [os.path.join(crashes, n) for n in new], "rc": rc}
+    return {"execs": execs, "rate": rate, "corpus": common.count_files(work),
+            "crashes": [os.path.join(crashes, n) for n in new], "rc": rc,
+            "error": engine.not_run("libFuzzer", rc, text, execs, bool(new))}
+
+
+def check_fuzz_args(args, extra):
+    """One line for what would make the engine not run, before anything is built."""
+    if args.time <= 0 or args.jobs <= 0:
+        raise common.MlfError("--time and --jobs must be positive")
+    for flag in ("--variant", "--bug"):
+        if any(a == flag or a.startswith(flag + "=") for a in extra):
+            raise common.MlfError("%s is not supported: kernel fuzz runs the tree's own code "
+                                  "(--tree picks it), not a variant of the port" % flag)
+    engine.check_libfuzzer_args(extra, "tools/mlf kernel fuzz")
 
 
 def run_fuzz(args, extra, tree):
     chosen = [args.target] if args.target else ["memcg_lru", "kernel_diff"]
-    if args.time <= 0 or args.jobs <= 0:
-        raise common.MlfError("--time and --jobs must be positive")
+    check_fuzz_args(args, extra)
     build = ensure_kernel_built(tree, "fuzz", "thread" if args.tsan else None,
                                 [TARGETS[t][0] for t in chosen])
-    failed = False
+    failed, error = False, None
     for target in chosen:
         r = fuzz_one(target, build, args, extra, tree)
         print("%s (kernel tree): execs=%d, exec/s=%d, corpus=%d, crashes=%d"
@@ -128,25 +154,41 @@ def run_fuzz(args, extra, tree):
             print("  %s  (tools/mlf kernel --tree %s replay --target %s %s)"
                   % (os.path.relpath(path), tree, target, os.path.relpath(path)))
         failed |= bool(r["crashes"])
+        if r["error"]:
+            error = "%s: %s" % (target, r["error"])
+            break
+    if error:
+        raise common.MlfError(error)
     return 1 if failed else 0
 
 
 def run_replay(args, extra, tree):
-    groups = {}
+    groups, skipped = {}, {}
     for path in args.paths:
         if not os.path.exists(path):
             raise common.MlfError("%s: no such file or directory" % path)
-        target = args.target or replay.guess_target(path) or "memcg_lru"
-        if target not in TARGETS:
-            target = "memcg_lru"
-        groups.setdefault(target, []).extend(fuzz.input_files(path))
+        found = 0
+        for target, files in regressions.group(path, args.target):
+            target = target or "memcg_lru"
+            if target not in TARGETS:
+                # the kernel build has no such target (reclaim, nulls_list)
+                skipped[target] = skipped.get(target, 0) + len(files)
+                continue
+            groups.setdefault(target, []).extend(files)
+            found += len(files)
+        if not found:
+            raise common.MlfError("%s holds no input of the kernel build's targets (%s)"
+                                  % (path, ", ".join(sorted(TARGETS))))
+    for target, n in sorted(skipped.items()):
+        print("replay (kernel tree): skipping %d %s input%s (no such target in the "
+              "kernel build)" % (n, target, "" if n == 1 else "s"))
     drivers = {t: TARGETS[t][0] + "_replay" for t in groups}
     build = ensure_kernel_built(tree, args.preset, None, sorted(drivers.values()))
     total, failed = 0, []
     for target, files in groups.items():
         if files:
             total += len(files)
-            failed += replay.replay_files(fuzz.binary(build, drivers[target]), files)
+            failed += engine.replay_files(builds.binary(build, drivers[target]), files)
     print("replay (kernel tree): %d input%s, %d failed"
           % (total, "" if total == 1 else "s", len(failed)))
     for path in failed:
@@ -166,6 +208,8 @@ def run(args, extra):
         raise common.MlfError("say what to do: fuzz, replay or test")
     if extra and args.kernel_func is not run_fuzz and args.kernel_func is not run_test:
         raise common.MlfError("unknown arguments: " + " ".join(extra))
+    if args.kernel_func is run_fuzz:
+        check_fuzz_args(args, extra)  # a wrong flag is said first, tree or no tree
     return args.kernel_func(args, extra, tree_path(args))
 
 
@@ -196,7 +240,8 @@ def register(subparsers):
     r = sub.add_parser("replay", help="replay inputs on the tree's code")
     r.add_argument("paths", nargs="+", metavar="PATH")
     r.add_argument("--target", choices=sorted(TARGETS),
-                   help="target (default: guessed from the path, else memcg_lru)")
+                   help="target (default: guessed from the path, else memcg_lru; inputs of "
+                        "targets the kernel build lacks are skipped)")
     r.add_argument("--preset", default="dev", help="build preset (default dev)")
     r.set_defaults(kernel_func=run_replay)
 

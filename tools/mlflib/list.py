@@ -1,17 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """mlf list: the variants and check names, read from the sources.
 
-Reading them from CMakeLists.txt and src/ (not from a table here) keeps the
-list from drifting when a variant, bug or check is added.
+Reading them from CMakeLists.txt, src/mm/reclaim.cmake, zoo/ and src/ (not
+from a table here) keeps the list from drifting when a variant, bug or
+check is added.
 """
 import os
 import re
 
 from . import bugs
 from . import common
+from . import variants
 
 SRC = os.path.join(common.ROOT, "src")
-CMAKELISTS = os.path.join(common.ROOT, "CMakeLists.txt")
 
 # A check is named by the string literal handed to the failure constructors.
 CHECK_NAME = re.compile(
@@ -27,62 +28,27 @@ def _source_files(top=SRC):
                 yield os.path.join(dirpath, name)
 
 
-def _read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
-
-
-def correct_variants():
-    """(variants, default) from CMakeLists.txt; common's copy if it cannot be read."""
-    try:
-        text = _read(CMAKELISTS)
-    except OSError:
-        return list(common.CORRECT_VARIANTS), common.DEFAULT_VARIANT
-    m = re.search(r"set\(MLF_CORRECT_VARIANTS\s+([^)]*)\)", text)
-    variants = m.group(1).split() if m else list(common.CORRECT_VARIANTS)
-    m = re.search(r"set\(MLF_VARIANT\s+\"([^\"]+)\"", text)
-    default = m.group(1) if m else common.DEFAULT_VARIANT
-    return variants, default
-
-
-RECLAIM_CMAKE = os.path.join(common.ROOT, "src", "mm", "reclaim.cmake")
-
-
-def iso_variants():
-    """(isolation variants of the reclaim port, default) from src/mm/reclaim.cmake.
-
-    They pick the reclaim target's port (MLF_ISO); --variant takes them too,
-    the memcg LRU port then being the default variant."""
-    try:
-        text = _read(RECLAIM_CMAKE)
-    except OSError:
-        return [], None
-    m = re.search(r"set\(MLF_ISO_VARIANTS\s+([^)]*)\)", text)
-    d = re.search(r"set\(MLF_ISO\s+\"([^\"]+)\"", text)
-    return (m.group(1).split() if m else []), (d.group(1) if d else None)
-
-
-def reclaim_bugs():
-    """The bug variants of the reclaim target (zoo/<bug>.patch's Expect:),
-    which the build puts on their Variant: (an isolation variant)."""
-    return [name for name, bug in bugs.bugs().items() if bug.expect_for("reclaim")]
-
-
-def bug_variants():
-    """{bug name: [files its patch touches]}, sorted by name."""
-    return {name: bug.files for name, bug in bugs.bugs().items()}
-
-
 def check_names():
     """{check name: [files that report it]}, sorted by name."""
     checks = {}
     for path in _source_files():
-        for name in CHECK_NAME.findall(_read(path)):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for name in CHECK_NAME.findall(text):
             files = checks.setdefault(name, [])
             rel = os.path.relpath(path, common.ROOT)
             if rel not in files:
                 files.append(rel)
     return dict(sorted(checks.items()))
+
+
+def bug_rows():
+    """[(name, main expect "target check", summary)] of the zoo, by name."""
+    rows = []
+    for name, bug in bugs.bugs().items():
+        expect = "%s %s" % bug.expects[0] if bug.expects else "-"
+        rows.append((name, expect, bug.summary))
+    return rows
 
 
 def _print_table(rows):
@@ -93,20 +59,24 @@ def _print_table(rows):
 
 def run(args, extra):
     if args.what == "variants":
-        variants, default = correct_variants()
+        names, default = variants.correct()
         print("Correct variants (--variant):")
-        for v in variants:
+        for v in names:
             print("  %s%s" % (v, "  (default)" if v == default else ""))
-        isos, iso_default = iso_variants()
+        isos, iso_default = variants.iso()
         if isos:
             print("Isolation variants of the reclaim target (--variant):")
             for v in isos:
                 print("  %s%s" % (v, "  (default)" if v == iso_default else ""))
-        bugs = bug_variants()
-        print("Bug variants (--bug), each on top of the chosen variant:")
-        if not bugs:
-            print("  (none found in src/)")
-        _print_table(bugs)
+        rows = bug_rows()
+        print("Bug variants (--bug, zoo/<bug>.patch), each on top of the chosen variant;"
+              " the target and check that must catch it, and what it is:")
+        if not rows:
+            print("  (none in zoo/)")
+        w0 = max((len(r[0]) for r in rows), default=0)
+        w1 = max((len(r[1]) for r in rows), default=0)
+        for name, expect, summary in rows:
+            print("  %-*s  %-*s  %s" % (w0, name, w1, expect, summary))
     else:
         checks = check_names()
         if not checks:
@@ -119,7 +89,8 @@ def run(args, extra):
 def register(subparsers):
     p = subparsers.add_parser(
         "list", help="list variants or check names",
-        description="List the correct and bug variants (from CMakeLists.txt and the "
-                    "MLF_BUG_* macros in src/), or the check names src/ reports.")
+        description="List the correct variants (CMakeLists.txt), the isolation variants "
+                    "(src/mm/reclaim.cmake) and the bug variants with their Summary and "
+                    "main Expect: line (zoo/<bug>.patch), or the check names src/ reports.")
     p.add_argument("what", choices=["variants", "checks"])
     p.set_defaults(func=run)

@@ -3,12 +3,15 @@
 
 A subcommand module defines register(subparsers) -> adds its parser and sets
 parser.set_defaults(func=run) where run(args, extra) returns an exit code;
-`extra` holds the flags mlf did not recognise, for the engine.
+`extra` holds the flags mlf did not recognise, for the engine. The library
+modules (mlflib.LIBRARIES) are not subcommands and are not registered.
 """
 import argparse
 import importlib
 import pkgutil
 import sys
+
+import mlflib
 
 from . import common
 
@@ -19,15 +22,16 @@ def build_parser():
         description="mlf: fuzzing and concurrency testing of the MGLRU memcg LRU",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    import mlflib
-
-    for info in sorted(pkgutil.iter_modules(mlflib.__path__), key=lambda m: m.name):
-        if info.name in ("main", "common"):
-            continue
-        module = importlib.import_module("mlflib." + info.name)
-        if hasattr(module, "register"):
-            module.register(sub)
+    for name in subcommands():
+        importlib.import_module("mlflib." + name).register(sub)
     return parser
+
+
+def subcommands():
+    """The subcommand modules: every module of the package but main and the
+    libraries, by name."""
+    return sorted(m.name for m in pkgutil.iter_modules(mlflib.__path__)
+                  if m.name != "main" and m.name not in mlflib.LIBRARIES)
 
 
 def main(argv):

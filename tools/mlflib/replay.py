@@ -2,71 +2,53 @@
 """mlf replay: run inputs (files or directories) through a target's replay driver.
 
 The target is guessed from the path (corpus/<target>/..., out/<target>/...,
-corpus/regressions/<name>/ with its TARGET file) unless --target says. A
-failing input prints its check, message, op index and the trace around the
-op; replay then goes on with the inputs after it and exits non-zero.
+corpus/regressions/<name>/: its zoo patch for a bug-* directory, else its
+TARGET file, else memcg_lru; corpus/regressions as a whole, each directory
+by its own) unless --target says. A failing input prints its check,
+message, op index and the trace around the op; replay then goes on with the
+inputs after it and exits non-zero. Paths with no input in them fail the
+command: a replay that runs nothing proves nothing.
 """
 import os
-import re
 
+from . import builds
 from . import common
-from . import fuzz
+from . import engine
+from . import regressions
+from . import targets
 
 
-def guess_target(path):
-    parts = os.path.abspath(path).split(os.sep)
-    known = fuzz.targets()
-    for i, part in enumerate(parts[:-1]):
-        if part in ("corpus", "out") and parts[i + 1] in known:
-            return parts[i + 1]
-        if part == "regressions" and i + 1 < len(parts):
-            marker = os.path.join(os.sep.join(parts[:i + 2]), "TARGET")
-            if os.path.exists(marker):
-                with open(marker, encoding="utf-8") as f:
-                    return f.read().strip()
-            return "memcg_lru"
-    for part in reversed(parts):
-        if part in known:
-            return part
-    return None
-
-
-def replay_files(driver, files):
-    """Run every file; after a failure go on with the files after it."""
-    failed, rest = [], list(files)
-    while rest:
-        rc, err = fuzz.run_tee([driver] + rest)
-        if rc == 0:
-            break
-        m = re.findall(r"^replay: the failing input is (.*)$", err, re.M)
-        if not m or m[-1] not in rest:
-            failed.append(rest[0] if len(rest) == 1 else "(unknown input, status %d)" % rc)
-            break
-        failed.append(m[-1])
-        rest = rest[rest.index(m[-1]) + 1:]
-    return failed
+def plan(paths, target=None):
+    """{target: [input files]} of @paths; a one-line MlfError for a path
+    that is not there, whose target nothing tells, or that holds no input."""
+    groups = {}
+    known = targets.names()
+    for path in paths:
+        if not os.path.exists(path):
+            raise common.MlfError("%s: no such file or directory" % path)
+        found = 0
+        for t, files in regressions.group(path, target):
+            if not t:
+                raise common.MlfError("cannot tell the target of %s; use --target" % path)
+            if t not in known:
+                raise common.MlfError("unknown target %r (have: %s)" % (t, ", ".join(known)))
+            if files:
+                groups.setdefault(t, []).extend(files)
+                found += len(files)
+        if not found:
+            raise common.MlfError("%s holds no input (fuzz/README.md says which files are "
+                                  "inputs)" % path)
+    return groups
 
 
 def run(args, extra):
-    groups = {}
-    for path in args.paths:
-        if not os.path.exists(path):
-            raise common.MlfError("%s: no such file or directory" % path)
-        target = args.target or guess_target(path)
-        if not target:
-            raise common.MlfError("cannot tell the target of %s; use --target" % path)
-        if target not in fuzz.targets():
-            raise common.MlfError("unknown target %r (have: %s)"
-                                  % (target, ", ".join(fuzz.targets())))
-        groups.setdefault(target, []).extend(fuzz.input_files(path))
-    build = fuzz.ensure_built(args.preset, args.variant, args.bug,
-                              targets=[t + "_replay" for t in groups])
+    groups = plan(args.paths, args.target)
+    build = builds.ensure_built(args.preset, args.variant, args.bug,
+                                targets=[t + "_replay" for t in groups])
     total, failed = 0, []
     for target, files in groups.items():
-        if not files:
-            continue
         total += len(files)
-        failed += replay_files(fuzz.binary(build, target + "_replay"), files)
+        failed += engine.replay_files(builds.binary(build, target + "_replay"), files)
     print("replay: %d input%s, %d failed" % (total, "" if total == 1 else "s", len(failed)))
     for path in failed:
         print("  FAILED %s" % path)

@@ -1,106 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-"""mlf setup: install the Debian 12 packages the project builds and runs with.
-
-This is the one list of packages: .ci/run calls it, and build / test call
-ensure_setup() so that a fresh machine needs no other step.
-"""
-import os
-import shutil
-import subprocess
-import sys
-
+"""mlf setup: install the Debian 12 packages the project builds and runs with
+(the list is packages.py's)."""
 from . import common
-
-# Debian package -> why the project needs it.
-PACKAGES = {
-    "cmake": "the build (3.25 for presets and workflows)",
-    "ninja-build": "the generator the presets use",
-    "gcc": "dev and release presets",
-    "libc6-dev": "C headers and startup files",
-    "clang": "asan, tsan, fuzz and coverage presets",
-    "libclang-rt-14-dev": "clang's sanitizer, libFuzzer and profile runtimes",
-    "llvm": "llvm-profdata and llvm-cov for the coverage preset",
-    "clang-format": "the house style (.clang-format)",
-    "liburcu-dev": "RCU under the shim (urcu-memb)",
-    "pkg-config": "finds liburcu",
-    "afl++": "the afl preset and AFL++ campaigns",
-    "python3": "tools/mlf",
-    "gnuplot-nox": "the PNG plots of bench and cov (pngcairo terminal)",
-    "linux-source-6.12": "the kernel tree tools/mlf kernel fuzzes by default",
-    "unifdef": "resolves the port's variant #ifdefs (ctest kernel/port-fidelity)",
-    "patch": "applies the bug zoo's patches (zoo/) to a copy of src/",
-}
-
-_checked = False
-
-
-def missing_packages():
-    """Packages of PACKAGES that dpkg does not list as installed."""
-    if not shutil.which("dpkg-query"):
-        raise common.MlfError("dpkg-query not found: mlf setup knows Debian only; "
-                              "install the equivalents of: " + " ".join(PACKAGES))
-    # -W exits 1 when a package is unknown to dpkg; the output still lists the rest.
-    proc = subprocess.run(
-        ["dpkg-query", "-W", "-f=${Package} ${db:Status-Abbrev}\n"] + list(PACKAGES),
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    installed = set()
-    for line in proc.stdout.splitlines():
-        fields = line.split()
-        if len(fields) >= 2 and fields[1].startswith("ii"):
-            installed.add(fields[0])
-    return [p for p in PACKAGES if p not in installed]
-
-
-def _lists_know(packages):
-    """True if apt's package lists have an install candidate for each one."""
-    proc = subprocess.run(["apt-cache", "policy"] + packages,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    candidates = {}
-    name = None
-    for line in proc.stdout.splitlines():
-        if line and not line[0].isspace() and line.endswith(":"):
-            name = line[:-1]
-        elif name and line.strip().startswith("Candidate:"):
-            candidates[name] = line.split(":", 1)[1].strip()
-    return all(candidates.get(p, "(none)") != "(none)" for p in packages)
-
-
-def install(packages):
-    """apt-get install the packages (root only), updating the lists if needed."""
-    cmd = ["apt-get", "install", "-y", "--no-install-recommends"] + packages
-    if os.geteuid() != 0:
-        raise common.MlfError("missing packages: %s; as root run: %s"
-                              % (" ".join(packages), " ".join(cmd)))
-    print("mlf: installing " + " ".join(packages), file=sys.stderr, flush=True)
-    env = {"DEBIAN_FRONTEND": "noninteractive"}
-    if not _lists_know(packages):
-        common.run(["apt-get", "update"], env=env)
-    common.run(cmd, env=env)
-    still = missing_packages()
-    if still:
-        raise common.MlfError("still missing after apt-get install: " + " ".join(still))
-
-
-def ensure_setup():
-    """Install what is missing; quiet when everything is there. Once a process."""
-    global _checked
-    if _checked:
-        return
-    missing = missing_packages()
-    if missing:
-        install(missing)
-    _checked = True
+from . import packages
 
 
 def run(args, extra):
-    common.show(["dpkg-query", "-W"] + list(PACKAGES))
-    missing = missing_packages()
+    common.show(["dpkg-query", "-W"] + list(packages.PACKAGES))
+    missing = packages.missing()
     if not missing:
-        print("mlf setup: all %d packages are installed" % len(PACKAGES))
+        print("mlf setup: all %d packages are installed" % len(packages.PACKAGES))
         return 0
     for p in missing:
-        print("mlf setup: missing %-20s %s" % (p, PACKAGES[p]))
-    install(missing)
+        print("mlf setup: missing %-20s %s" % (p, packages.PACKAGES[p]))
+    packages.install(missing)
     print("mlf setup: installed " + " ".join(missing))
     return 0
 

@@ -9,8 +9,9 @@ the run reported a failure (a check, a sanitizer report, or a crash).
 import os
 import signal
 
+from . import builds
 from . import common
-from . import list as mlflist
+from . import variants
 
 SUMMARY_PREFIX = "mlf stress:"
 
@@ -23,8 +24,6 @@ def _binary(build, variant, bug):
 
 
 def run(args, extra):
-    from . import build as mlfbuild
-
     for name in ("readers", "writers", "memcgs", "nodes"):
         if getattr(args, name) < (0 if name in ("readers", "writers") else 1):
             raise common.MlfError("--%s must be positive" % name)
@@ -32,11 +31,11 @@ def run(args, extra):
         raise common.MlfError("need at least one reader or writer")
     if args.time <= 0:
         raise common.MlfError("--time must be positive")
-    if args.variant in mlflist.iso_variants()[0]:
+    if args.variant in variants.iso()[0]:
         raise common.MlfError("%s is an isolation variant of the reclaim target; stress runs "
                               "the memcg LRU port (its variants: tools/mlf list variants)"
                               % args.variant)
-    build = mlfbuild.ensure_built(args.preset, args.variant, args.bug)
+    build = builds.ensure_built(args.preset, args.variant, args.bug)
     binary = _binary(build, args.variant, args.bug)
     if not os.path.exists(binary):
         raise common.MlfError("%s was not built (is stress/CMakeLists.txt there?)" % binary)

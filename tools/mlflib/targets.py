@@ -4,10 +4,14 @@
 The one table of targets (fuzz/README.md says what each field means):
 fuzz/CMakeLists.txt builds from it, header() writes the C side's copy
 (mlf_targets.h: trace magic lines, which files are inputs), and the CLI's
-modules ask here. A library module: it imports no subcommand.
+modules ask here (a target's trace, seeds, sanitizers, whether the
+default campaign fuzzes it; which files of a directory are inputs). A
+library module (see __init__.py); it imports nothing of mlflib, since the
+build runs it as a script.
 """
 import json
 import os
+import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
@@ -31,7 +35,24 @@ def targets():
 
 
 def names():
+    """Every target, in the table's order."""
     return list(targets())
+
+
+def campaign():
+    """The targets of the default `tools/mlf fuzz` campaign ("campaign": true)."""
+    return [n for n, t in targets().items() if t.get("campaign")]
+
+
+def for_sanitizer(sanitizer):
+    """The targets meant for a libFuzzer build with @sanitizer (asan, tsan)."""
+    return [n for n, t in targets().items() if sanitizer in t.get("sanitizers", [])]
+
+
+def seeds(name):
+    """The command that writes corpus/@name/ (a string), or None."""
+    entry = get(name)
+    return entry.get("seeds") if entry else None
 
 
 def get(name):
@@ -50,12 +71,46 @@ def traced():
     return {t["trace"]: n for n, t in targets().items() if t.get("trace")}
 
 
+def with_trace():
+    """The targets with a readable trace (mlf-trace --target), in table order."""
+    return [n for n, t in targets().items() if t.get("trace")]
+
+
 def is_input_name(name):
     """Whether a file of a corpus or regression directory is an input."""
     rules = table()["inputs"]
     return not (name.startswith(tuple(rules["skip_prefixes"]))
                 or name in rules["markers"]
                 or name.endswith(tuple(rules["skip_suffixes"])))
+
+
+def input_files(path):
+    """Input files of a file or directory (recursive, name order)."""
+    if os.path.isfile(path):
+        return [path]
+    found = []
+    for name in sorted(os.listdir(path)):
+        sub = os.path.join(path, name)
+        if not is_input_name(name):
+            continue
+        if os.path.isdir(sub):
+            found += input_files(sub)
+        elif os.path.isfile(sub):
+            found.append(sub)
+    return found
+
+
+def seed_working_corpus(target, work):
+    """Copy corpus/@target's inputs into the working corpus @work (never
+    the reverse; a file already there is kept)."""
+    os.makedirs(work, exist_ok=True)
+    src = os.path.join(ROOT, "corpus", target)
+    if not os.path.isdir(src):
+        return
+    for path in input_files(src):
+        dst = os.path.join(work, os.path.basename(path))
+        if not os.path.exists(dst):
+            shutil.copyfile(path, dst)
 
 
 def _c_string(s):

@@ -13,7 +13,7 @@ import time
 import xml.etree.ElementTree as ET
 
 from . import common
-from .build import ensure_built, check_preset
+from . import builds
 
 DEFAULT_PRESETS = ["dev", "asan", "tsan"]
 JUNIT = "mlf-ctest.xml"
@@ -38,9 +38,7 @@ def libfuzzer_available():
 
 def default_presets():
     presets = list(DEFAULT_PRESETS)
-    if not os.path.exists(os.path.join(common.ROOT, "fuzz", "CMakeLists.txt")):
-        print("mlf test: no fuzz/CMakeLists.txt, skipping the fuzz preset", flush=True)
-    elif libfuzzer_available():
+    if libfuzzer_available():
         presets.append("fuzz")
     else:
         print("mlf test: clang cannot link libFuzzer targets, skipping the fuzz preset",
@@ -71,7 +69,7 @@ def test_preset(preset, extra):
     start = time.monotonic()
     result = {"preset": preset, "passed": 0, "failed": 0, "skipped": 0}
     try:
-        build = ensure_built(preset)
+        build = builds.ensure_built(preset)
     except common.MlfError as e:
         result.update(status="build failed", detail=str(e),
                       seconds=time.monotonic() - start)
@@ -81,12 +79,18 @@ def test_preset(preset, extra):
         os.unlink(junit)
     # --output-junit is relative to the build tree; the preset adds the
     # sanitizer options and the per-test timeout.
-    cmd = ["ctest", "--preset", preset, "-j2", "--output-on-failure",
+    # --no-tests=error: a filter that matches nothing is a failure, not a pass
+    cmd = ["ctest", "--preset", preset, "-j2", "--output-on-failure", "--no-tests=error",
            "--output-junit", JUNIT] + list(extra)
     proc = common.run(cmd, cwd=common.ROOT, check=False)
     counts = junit_counts(junit)
     if counts:
         result["passed"], result["failed"], result["skipped"] = counts
+    if counts is not None and not sum(counts):
+        result.update(status="no tests ran", detail="ctest ran no test (exit status %d)"
+                      % proc.returncode, seconds=time.monotonic() - start)
+        result["failed"] += 1
+        return result
     if proc.returncode == 0:
         result["status"] = "ok"
     else:
@@ -107,7 +111,7 @@ def run(args, extra):
     else:
         presets = default_presets()
     for p in presets:
-        check_preset(p)
+        builds.check_preset(p)
     total_start = time.monotonic()
     results = [test_preset(p, extra) for p in presets]
     print("\nmlf test summary:")

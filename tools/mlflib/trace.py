@@ -6,69 +6,108 @@
                                             unless --force)
   tools/mlf trace roundtrip PATH...         check decode/encode are inverse
 
---target memcg_lru|reclaim says whose inputs they are; by default each
-input's is guessed from its path (corpus/<target>/, a TARGET file beside
-it), else memcg_lru. encode tells a trace's target by its magic line.
+--target says whose inputs they are (a target with a trace in
+fuzz/targets.json); by default each input's is guessed from its path as
+replay does (corpus/<target>/, a regression directory's zoo patch or TARGET
+file), else memcg_lru, and mlf-trace is told it with --target. encode
+tells a trace's target by its magic line.
 """
 import os
 import sys
 
+from . import builds
 from . import common
-from . import fuzz
+from . import regressions
+from . import targets
+
+DEFAULT = "memcg_lru"
+
+
+_tool = None
 
 
 def tool():
-    build = fuzz.ensure_built_quiet("dev", targets=["mlf-trace"])
-    return fuzz.binary(build, "mlf-trace")
+    """mlf-trace of the dev build, built once a process."""
+    global _tool
+    if _tool is None:
+        build = builds.ensure_built_quiet("dev", targets=["mlf-trace"])
+        _tool = builds.binary(build, "mlf-trace")
+    return _tool
 
 
-# the targets whose inputs have a trace (mlf-trace --target)
-TRACE_TARGETS = ("memcg_lru", "reclaim")
+def check_traced(target):
+    traced = targets.with_trace()
+    if target not in traced:
+        raise common.MlfError("no trace for target %r (have: %s)" % (target, ", ".join(traced)))
 
 
 def target_of(args, path):
-    """--target, else the target guessed from path, else None."""
-    from . import replay
-    target = args.target
-    if not target:
-        target = replay.guess_target(path)
-        if target not in TRACE_TARGETS and args.action == "encode":
-            target = None   # a trace says what it is by its magic line
-        elif target and target not in TRACE_TARGETS:
-            raise common.MlfError("%s looks like a %s input (by its path), which has no "
-                                  "trace; say --target to read it as another target's"
-                                  % (path, target))
-    if target and target not in TRACE_TARGETS:
-        raise common.MlfError("no trace for target %r (have: %s)"
-                              % (target, ", ".join(TRACE_TARGETS)))
-    return target
+    """--target, else the target guessed from path (None for encode: the
+    trace's magic line tells), else memcg_lru."""
+    if args.target:
+        check_traced(args.target)
+        return args.target
+    target = regressions.guess_target(path)
+    if args.action == "encode":
+        return target if target in targets.with_trace() else None
+    if target and target not in targets.with_trace():
+        raise common.MlfError("%s looks like a %s input (by its path), which has no "
+                              "trace; say --target to read it as another target's"
+                              % (path, target))
+    return target or DEFAULT
+
+
+def roundtrip_groups(paths):
+    """{target: [paths]} for roundtrip: a path by its own target, and
+    corpus/regressions as a whole split into its directories; the paths of
+    targets without a trace come back under None."""
+    out = {}
+    for path in paths:
+        if not os.path.exists(path):
+            raise common.MlfError("%s: no such file or directory" % path)
+        if os.path.isdir(path) and os.path.basename(os.path.abspath(path)) == "regressions":
+            parts = [os.path.join(path, n) for n in sorted(os.listdir(path))
+                     if targets.is_input_name(n)]
+        else:
+            parts = [path]
+        for part in parts:
+            t = regressions.guess_target(part) or DEFAULT
+            out.setdefault(t if t in targets.with_trace() else None, []).append(part)
+    return out
 
 
 def run(args, extra):
+    if args.action != "encode" and (args.output or args.force):
+        raise common.MlfError("-o and --force are for encode")
+    if args.action == "roundtrip" and not args.target:
+        rc, skipped = 0, []
+        for target, paths in roundtrip_groups(args.files).items():
+            if target is None:
+                skipped += paths
+                continue
+            sys.stdout.flush()
+            rc |= common.run([tool(), "roundtrip", "--target", target] + paths,
+                             check=False).returncode
+        if skipped:
+            print("trace: skipped %s (targets without a trace)"
+                  % ", ".join(os.path.relpath(p) for p in skipped))
+        return rc
     if args.action == "decode" and not args.target:
         # each input by its own path: a corpus/memcg_lru and a corpus/reclaim
         # file may come in one call
         groups = []
         for path in args.files:
-            target = target_of(args, path) or "memcg_lru"
+            target = target_of(args, path)
             if groups and groups[-1][0] == target:
                 groups[-1][1].append(path)
             else:
                 groups.append((target, [path]))
-        if args.output or args.force:
-            raise common.MlfError("-o and --force are for encode")
         rc = 0
         for target, paths in groups:
             sys.stdout.flush()
             rc |= common.run([tool(), "decode", "--target", target] + paths,
                              check=False).returncode
         return rc
-    if args.action == "roundtrip" and not args.target:
-        if args.output or args.force:
-            raise common.MlfError("-o and --force are for encode")
-        sys.stdout.flush()
-        # mlf-trace tells each path's target (TARGET files, corpus/<target>)
-        return common.run([tool(), "roundtrip"] + args.files, check=False).returncode
     target = target_of(args, args.files[0])
     if args.action == "encode":
         if len(args.files) != 1 or not args.output:
@@ -82,25 +121,23 @@ def run(args, extra):
         if target:
             cmd += ["--target", target]
     else:
-        if args.output or args.force:
-            raise common.MlfError("-o and --force are for encode")
-        cmd = [tool(), args.action, "--target", target or "memcg_lru"] + args.files
+        cmd = [tool(), args.action, "--target", target] + args.files
     sys.stdout.flush()
     # the tool's own one-line errors are the message; no second one
     return common.run(cmd, check=False).returncode
 
 
 def register(subparsers):
+    traced = "|".join(targets.with_trace())
     p = subparsers.add_parser(
         "trace", help="decode inputs to traces, encode traces to inputs",
         description="decode FILE...: print traces; encode FILE.trace -o OUT [--force]: "
                     "write bytes; roundtrip PATH...: check the codec on inputs. "
-                    "--target memcg_lru|reclaim (default: guessed from the path).")
+                    "--target %s (default: guessed from the path)." % traced)
     p.add_argument("action", choices=["decode", "encode", "roundtrip"])
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-o", "--output", help="encode: the bytes file to write")
     p.add_argument("--force", action="store_true", help="encode: overwrite OUT")
-    p.add_argument("--target", help="memcg_lru or reclaim (default: guessed from each "
-                                    "FILE's path, else memcg_lru; encode: else the "
-                                    "trace's magic line)")
+    p.add_argument("--target", help="%s (default: guessed from each FILE's path, else "
+                                    "memcg_lru; encode: else the trace's magic line)" % traced)
     p.set_defaults(func=run)

@@ -1,86 +1,86 @@
 # SPDX-License-Identifier: GPL-2.0
 """mlf zoo: prove that the harness catches every bug of the bug zoo.
 
-For each bug variant: build it, fuzz the target that should catch it from an
-EMPTY corpus with one libFuzzer worker, --runs times (different seeds), and
-record whether it was caught, by which check, and the seconds and execs to
-the first failure; then minimize the first reproducer and file it under
-corpus/regressions/<bug>/ (never over an existing one). Prints a table and,
-with --json, writes one object per bug.
+For each bug variant (zoo/<bug>.patch) and each target its Expect: lines
+name: build it, fuzz that target from an EMPTY corpus with one libFuzzer
+worker, --runs times (different seeds), and record whether the check the
+line expects fired, the seconds and execs to the first failure. A run that
+fails with another check is not caught: it is reported with the check that
+did fire. Then minimize the first catching run's reproducer for the main
+target (the first Expect: line) and file it under corpus/regressions/<bug>/
+(never over an existing one). Prints a table and, with --json, writes one
+object per bug and target.
 """
 import json
 import os
 import re
 import shutil
 import statistics
+import subprocess
 import time
 
+from . import bugs
+from . import builds
 from . import common
-from . import fuzz
-from . import minimize
-
-# bug -> (target, preset): the target whose checks the bug breaks
-BUGS = {
-    "bug-add-behind-interior": ("memcg_lru", "fuzz"),
-    "bug-stale-tail-on-del": ("memcg_lru", "fuzz"),
-    "bug-no-tail-on-empty-head": ("memcg_lru", "fuzz"),
-    "bug-tail-on-head-insert": ("memcg_lru", "fuzz"),
-    "bug-no-seq-advance": ("memcg_lru", "fuzz"),
-    "bug-nr-memcgs-release": ("memcg_lru", "fuzz"),
-    "bug-young-skip-any-seg": ("memcg_lru", "fuzz"),
-    "bug-release-spin": ("memcg_lru", "fuzz"),
-    "bug-lock-not-irqsafe": ("memcg_lru", "fuzz"),
-    "bug-resched-under-rcu": ("memcg_lru", "fuzz"),
-    "bug-no-nr-isolated": ("reclaim", "fuzz"),
-    "bug-throttle-any-type": ("reclaim", "fuzz"),
-    "bug-shadow-lru-size": ("reclaim", "fuzz"),
-    # writers against RCU readers, under ThreadSanitizer
-    "bug-free-no-grace": ("concurrent", "fuzz-tsan"),
-    "bug-unlocked-rotate": ("concurrent", "fuzz-tsan"),
-    "bug-plain-publish": ("concurrent", "fuzz-tsan"),
-    "bug-unpinned-cursor": ("concurrent", "fuzz-tsan"),
-}
-# the same defect seen from the list primitives' own target
-EXTRA_TARGETS = {
-    "bug-add-behind-interior": ["nulls_list"],
-}
+from . import engine
+from . import regressions
+from . import shrink
+from . import signatures
+from . import targets
 
 
-def known_bugs():
-    from . import list as mlflist
-    return mlflist.bug_variants()
+def preset_of(bug):
+    """The libFuzzer build a bug is fuzzed in: threads on the OS scheduler
+    (Engine: concurrent) under ThreadSanitizer, the others with ASan."""
+    return "fuzz-tsan" if bug.engine == "concurrent" else "fuzz"
 
 
-def one_run(binary, target, out, budget, seed, extra):
+def judge(sig, expected):
+    """(caught, what fired) of a run whose first report is @sig."""
+    fired = signatures.check_of(sig)
+    return fired == expected, fired
+
+
+def one_run(binary, target, expected, out, budget, seed, extra):
     """Fuzz from an empty corpus; returns the run's record."""
     corpus = os.path.join(out, "corpus")
     os.makedirs(corpus, exist_ok=True)
     before = set(os.listdir(out))
-    cmd = [binary] + fuzz.read_options(target) + [
+    cmd = [binary] + engine.read_options(target) + [
         "-seed=%d" % seed, "-max_total_time=%d" % budget, "-print_final_stats=1",
         "-artifact_prefix=" + out + "/"] + extra + [corpus]
     start = time.monotonic()
     common.show(cmd)
-    import subprocess
-    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=out,
-                          env=common.sanitizer_env())
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=out,
+                              env=common.sanitizer_env())
+    except OSError as e:
+        raise common.MlfError("cannot run %s: %s" % (binary, e.strerror or e))
     seconds = time.monotonic() - start
     crashes = sorted(os.path.join(out, n) for n in set(os.listdir(out)) - before
                      if re.match(r"(crash|leak|timeout|oom)-", n))
     with open(os.path.join(out, "fuzz.log"), "w", encoding="utf-8") as f:
         f.write(proc.stderr)
-    execs, _ = fuzz.libfuzzer_stats(proc.stderr)
-    sig = minimize.signature(proc.stderr)
-    caught = bool(crashes) and sig is not None
-    return {"seed": seed, "caught": caught, "check": minimize.check_of(sig) if caught else None,
-            "signature": sig if caught else None, "seconds": round(seconds, 2),
-            "execs": execs, "crash": crashes[0] if crashes else None}
+    execs, _ = engine.libfuzzer_stats(proc.stderr)
+    why = engine.not_run("libFuzzer", proc.returncode, proc.stderr, execs, bool(crashes))
+    if why:
+        raise common.MlfError("%s: %s" % (os.path.basename(binary), why))
+    sig = None
+    if crashes:
+        # a crash file without a report of its own: what libFuzzer saved it as
+        sig = signatures.signature(proc.stderr) or signatures.fallback_signature(crashes[0])
+    caught, fired = judge(sig, expected)
+    return {"seed": seed, "caught": caught, "check": fired, "signature": sig,
+            "seconds": round(seconds, 2), "execs": execs,
+            "crash": crashes[0] if crashes else None}
 
 
-def zoo_one(bug, target, preset, args, extra):
-    build = fuzz.ensure_built(preset, None, bug, targets=[target])
-    binary = fuzz.binary(build, target)
-    base = os.path.join(fuzz.OUT_DIR, "zoo", bug, target)
+def zoo_one(bug, target, args, extra):
+    expected = bug.expect_for(target)
+    preset = preset_of(bug)
+    build = builds.ensure_built(preset, None, bug.name, targets=[target])
+    binary = builds.binary(build, target)
+    base = os.path.join(common.OUT_DIR, "zoo", bug.name, target)
     if os.path.isdir(base):
         # earlier zoo runs of this bug: keep their crash files, start afresh
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -89,49 +89,51 @@ def zoo_one(bug, target, preset, args, extra):
     for k in range(args.runs):
         out = os.path.join(base, "run%d" % (k + 1))
         os.makedirs(out)
-        runs.append(one_run(binary, target, out, args.budget, 1 + k, extra))
+        runs.append(one_run(binary, target, expected, out, args.budget, 1 + k, extra))
     caught = [r for r in runs if r["caught"]]
-    checks = sorted(set(r["check"] for r in caught))
+    others = {}
+    for r in runs:
+        if r["check"] and not r["caught"]:
+            others[r["check"]] = others.get(r["check"], 0) + 1
     row = {
-        "name": bug, "target": target,
+        "name": bug.name, "target": target, "expect": expected,
         "caught": len(caught) == len(runs),
         "caught_runs": len(caught),
-        "check": checks[0] if len(checks) == 1 else ",".join(checks) or None,
+        # the checks that fired instead of the expected one, with their runs
+        "other_checks": others,
         "median_seconds": statistics.median([r["seconds"] for r in caught]) if caught else None,
         "median_execs": statistics.median([r["execs"] for r in caught]) if caught else None,
         "budget_seconds": args.budget,
         "runs": runs,
     }
-    if caught and args.save and target == BUGS[bug][0]:
-        row["reproducer"] = save(bug, target, caught[0], preset)
+    if caught and args.save and target == bug.target:
+        try:
+            row["reproducer"] = save(bug, target, caught[0], preset)
+        except common.MlfError as e:
+            # the table is still worth having: say why nothing was filed
+            print("mlf zoo: not filing %s: %s" % (bug.name, e))
+            row["reproducer"] = None
     return row
 
 
-def save_unminimized(bug, target, run):
-    """A race does not replay every time: file the crash as found, marked
-    FLAKY so that ctest replays it on the correct variants (where it must
-    pass) but does not require the failure on the bug variant."""
-    dest = os.path.join(minimize.REGRESSIONS, bug)
-    os.makedirs(dest)
-    shutil.copyfile(run["crash"], os.path.join(dest, "repro"))
-    for name, text in (("EXPECT", run["check"]), ("TARGET", target),
-                       ("FLAKY", "a concurrent failure: replays fail only some of the time")):
-        with open(os.path.join(dest, name), "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    print("mlf zoo: saved %s (as found: %s)" % (os.path.relpath(dest), run["signature"]))
-    return os.path.relpath(dest, common.ROOT)
-
-
 def save(bug, target, run, preset):
-    dest = os.path.join(minimize.REGRESSIONS, bug)
+    """File the catching run's crash as corpus/regressions/<bug>/: minimized
+    in the ASan build; as found, marked FLAKY, for a race (a replay fails
+    only some of the time: ctest replays it on the correct variants, where
+    it must pass, but does not require the failure on the bug variant)."""
+    dest = os.path.join(regressions.REGRESSIONS, bug.name)
     if os.path.exists(dest):
         print("mlf zoo: %s exists; keeping it" % os.path.relpath(dest))
         return os.path.relpath(dest, common.ROOT)
     if preset != "fuzz":
-        return save_unminimized(bug, target, run)
-    sig, best, trace, work = minimize.minimize(run["crash"], target, None, bug)
-    dest = minimize.save_regression(bug, sig, best, trace, target)
-    shutil.rmtree(work, ignore_errors=True)
+        dest = regressions.save(bug.name, target, run["crash"], flaky=True, check=run["check"])
+        print("mlf zoo: saved %s (as found: %s)" % (os.path.relpath(dest), run["signature"]))
+        return os.path.relpath(dest, common.ROOT)
+    sig, best, trace, work = shrink.minimize(run["crash"], target, None, bug.name)
+    try:
+        dest = regressions.save(bug.name, target, best, trace, check=signatures.check_of(sig))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     print("mlf zoo: saved %s (%s)" % (os.path.relpath(dest), sig))
     if trace:
         print(trace, end="")
@@ -139,34 +141,37 @@ def save(bug, target, run, preset):
 
 
 def print_table(rows):
-    print("\n%-26s %-11s %-8s %-22s %10s %12s" % (
-        "bug", "target", "caught", "check", "median s", "median execs"))
+    print("\n%-26s %-11s %-8s %-22s %10s %12s  %s" % (
+        "bug", "target", "caught", "expected check", "median s", "median execs", "instead"))
     for r in rows:
-        print("%-26s %-11s %-8s %-22s %10s %12s" % (
+        print("%-26s %-11s %-8s %-22s %10s %12s  %s" % (
             r["name"], r["target"], "%d/%d" % (r["caught_runs"], len(r["runs"])),
-            r["check"] or "-",
+            r["expect"],
             "%.2f" % r["median_seconds"] if r["median_seconds"] is not None else "-",
-            "%d" % r["median_execs"] if r["median_execs"] is not None else "-"))
+            "%d" % r["median_execs"] if r["median_execs"] is not None else "-",
+            ", ".join("%s x%d" % kv for kv in sorted(r["other_checks"].items())) or "-"))
 
 
 def run(args, extra):
-    bugs = args.bugs.split(",") if args.bugs else sorted(BUGS)
-    known = known_bugs()
-    for b in bugs:
-        if b not in BUGS:
-            raise common.MlfError("no zoo entry for %r (have: %s)" % (b, ", ".join(sorted(BUGS))))
-        if b not in known:
-            raise common.MlfError("%r is not a bug variant of the source" % b)
+    zoo = bugs.bugs()
+    names = args.bugs.split(",") if args.bugs else list(zoo)
+    chosen = [bugs.require(n) for n in names]
+    for b in chosen:
+        if not b.expects:
+            raise common.MlfError("zoo/%s.patch has no Expect: line" % b.name)
+        for t, _ in b.expects:
+            if t not in targets.names():
+                raise common.MlfError("zoo/%s.patch expects target %r (have: %s)"
+                                      % (b.name, t, ", ".join(targets.names())))
     if args.json and os.path.exists(args.json):
         raise common.MlfError("%s exists; not overwriting it" % args.json)
     if args.runs < 1 or args.budget < 1:
         raise common.MlfError("--runs and --budget must be positive")
+    engine.check_libfuzzer_args(extra, "tools/mlf zoo")
     rows = []
-    for b in bugs:
-        target, preset = BUGS[b]
-        for t in [target] + EXTRA_TARGETS.get(b, []):
-            if t in fuzz.targets():
-                rows.append(zoo_one(b, t, preset, args, extra))
+    for b in chosen:
+        for t, _ in b.expects:
+            rows.append(zoo_one(b, t, args, extra))
     print_table(rows)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
@@ -178,10 +183,13 @@ def run(args, extra):
 def register(subparsers):
     p = subparsers.add_parser(
         "zoo", help="fuzz every bug variant from an empty corpus and report",
-        description="For each bug variant: build it, fuzz its target from an empty corpus "
-                    "(one libFuzzer worker) --runs times, report caught / check / median "
-                    "seconds and execs, minimize the first reproducer and save it as "
-                    "corpus/regressions/<bug>/. Unknown flags go to libFuzzer.")
+        description="For each bug variant (zoo/<bug>.patch) and target its Expect: lines "
+                    "name: build it, fuzz the target from an empty corpus (one libFuzzer "
+                    "worker) --runs times, report how many runs the expected check caught "
+                    "(a run stopped by another check is not caught; the table names that "
+                    "check) with the median seconds and execs, minimize the first "
+                    "reproducer and save it as corpus/regressions/<bug>/. Unknown flags go "
+                    "to libFuzzer.")
     p.add_argument("--bugs", help="comma-separated bug variants (default: all)")
     p.add_argument("--budget", type=int, default=60, help="seconds per run (default 60)")
     p.add_argument("--runs", type=int, default=3, help="runs per bug (default 3)")

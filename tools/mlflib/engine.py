@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Running the engines (libFuzzer, AFL++, the replay drivers) and reading
+what they say: their options and figures, and whether they ran at all.
+
+An engine that does not start (a flag it refuses, a corpus directory that
+is not there) or runs nothing must fail the command with the engine's own
+error line, not end in a summary of zero executions: check_libfuzzer_args()
+refuses what libFuzzer would not start with before anything is run, and
+not_run() tells, from the exit status, the output and the figures, whether
+a run did any work. A library module (see __init__.py).
+"""
+import os
+import re
+import subprocess
+import sys
+
+from . import common
+
+
+def run_tee(cmd, cwd=None, env=None):
+    """Run a command after printing it, showing its stderr and keeping it."""
+    common.show(cmd, cwd)
+    full_env = common.sanitizer_env()
+    full_env.update(env or {})
+    try:
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=full_env,
+                                stderr=subprocess.PIPE, text=True, errors="replace")
+    except OSError as e:
+        raise common.MlfError("cannot run %s: %s" % (cmd[0], e.strerror or e))
+    kept = []
+    for line in proc.stderr:
+        sys.stderr.write(line)
+        kept.append(line)
+    proc.wait()
+    return proc.returncode, "".join(kept)
+
+
+def read_options(target):
+    """libFuzzer flags from fuzz/<target>.options ([libfuzzer] section)."""
+    path = os.path.join(common.FUZZ_DIR, target + ".options")
+    flags, section = [], None
+    if not os.path.exists(path):
+        return flags
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            if line.startswith("["):
+                section = line.strip("[]").strip()
+            elif section == "libfuzzer" and "=" in line:
+                key, value = (x.strip() for x in line.split("=", 1))
+                if key == "dict":
+                    value = os.path.join(common.FUZZ_DIR, value)
+                flags.append("-%s=%s" % (key, value))
+    return flags
+
+
+def libfuzzer_stats(text):
+    """Sum stat::number_of_executed_units / average_exec_per_sec over jobs."""
+    execs = sum(int(x) for x in re.findall(r"stat::number_of_executed_units:\s*(\d+)", text))
+    rate = sum(int(x) for x in re.findall(r"stat::average_exec_per_sec:\s*(\d+)", text))
+    return execs, rate
+
+
+def afl_stats(path):
+    """AFL++'s fuzzer_stats file as {key: value} ({} if it is not there)."""
+    stats = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if ":" in line:
+                    key, value = line.split(":", 1)
+                    stats[key.strip()] = value.strip()
+    return stats
+
+
+def check_libfuzzer_args(extra, command):
+    """A one-line MlfError for flags passed through to libFuzzer that it
+    would not start with: libFuzzer ignores "--name" and takes any other
+    word for a corpus directory, which must exist (ERROR: The required
+    directory "p1-3" does not exist)."""
+    for arg in extra:
+        if arg.startswith("--"):
+            raise common.MlfError("%s is not an option of %s (flags for libFuzzer are "
+                                  "-name=value)" % (arg.split("=", 1)[0], command))
+        if not arg.startswith("-") and not os.path.exists(arg):
+            raise common.MlfError("%s: no such corpus directory (%s passes words that are "
+                                  "not its own to libFuzzer as corpus directories)"
+                                  % (arg, command))
+
+
+def not_run(engine, rc, text, execs, found):
+    """Why a fuzzing run did no work, or None if it did.
+
+    @rc is the engine's exit status, @text its output, @execs the inputs it
+    ran, @found whether it left a crash (or timeout, oom) file: an engine
+    that found something did run, whatever its status. Otherwise a non-zero
+    status, or no input run, means it did not fuzz: the reason is the
+    engine's own error line."""
+    if found:
+        return None
+    line = common.error_line(text)
+    if rc:
+        return "%s stopped with status %d%s" % (engine, rc, ": " + line if line else "")
+    if not execs:
+        return "%s ran no input%s" % (engine, " (its last words: %s)" % line if line else "")
+    return None
+
+
+def replay_files(driver, files):
+    """Run every file through a replay driver; after a failure go on with
+    the files after it. Returns the failed files."""
+    failed, rest = [], list(files)
+    while rest:
+        rc, err = run_tee([driver] + rest)
+        if rc == 0:
+            break
+        m = re.findall(r"^replay: the failing input is (.*)$", err, re.M)
+        if not m or m[-1] not in rest:
+            # the driver stopped before naming an input: say what it said
+            why = common.error_line(err)
+            failed.append(rest[0] if len(rest) == 1 else "(unknown input, status %d%s)"
+                          % (rc, ": " + why if why else ""))
+            break
+        failed.append(m[-1])
+        rest = rest[rest.index(m[-1]) + 1:]
+    return failed

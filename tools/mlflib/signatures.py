@@ -1,0 +1,273 @@
+# SPDX-License-Identifier: GPL-2.0
+"""How the CLI names a failure: signatures, and signing crash files.
+
+A failure's signature is the check name and the kind of the failing op
+(tail.cache/rotate), or the sanitizer report's kind and top frame
+(heap-use-after-free/lru_gen_rotate_memcg); a data race names both of its
+accesses, in name order (race/hlist_nulls_add_head_rcu+shrink_many), so
+that it does not depend on which access TSan saw first. Signer runs crash
+files through one binary and caches their signatures by content; triage
+groups signatures into one line per failure (failure_key, where_line). A
+library module (see __init__.py).
+"""
+import hashlib
+import json
+import os
+import re
+import subprocess
+import threading
+import time
+
+from . import common
+
+NO_REPRO = "no-repro/-"
+# part of the signature cache's key: a cache written by a version that
+# named failures otherwise (one side of a race) is not read
+FORMAT = 2
+
+# not anchored: another thread's output may share the line ("MS: 0 MLF FAILURE")
+MLF_FAILURE = re.compile(r"MLF FAILURE: check=(\S+)(?: op=(\d+))?")
+MARKED_OP = re.compile(r"^> (\S+)", re.M)
+NULLS_OP = re.compile(r"^#\d+ (\S+).*<-- current op", re.M)
+SANITIZER = re.compile(r"^(?:==\d+==)?(?:ERROR|WARNING): (\w+Sanitizer): ([^\n]*)", re.M)
+# ASan/UBSan: "#0 0x55d0 in func file:line"; TSan: "#0 func file:line (binary+0x..)".
+# Only a symbol: an unsymbolized frame (an address, "<null>") would make the
+# signature change from run to run.
+FRAME = re.compile(r"^\s+#\d+ (?:0x[0-9a-f]+ in )?([A-Za-z_][\w:.~$]*)", re.M)
+# a TSan report's sections: "  Write of size 8 at 0x... by thread T4:",
+# "  Previous atomic read of size 8 ...", "  Location is heap block ...:"
+TSAN_SECTION = re.compile(r"^  (\S[^\n]*):$", re.M)
+TSAN_END = re.compile(r"^(?:SUMMARY: |={10,})", re.M)
+
+# frames of the runtime, not of the code under test (kernel names such as
+# __hlist_nulls_del are kept)
+NOT_A_FRAME = ("__asan", "__tsan", "__ubsan", "__lsan", "__sanitizer", "__interceptor",
+               "__libc", "__GI_", "__pthread", "mlf_fail", "abort", "raise")
+
+# signatures that are not a check's: a sanitizer's report kind (dashed or
+# upper case, e.g. heap-use-after-free, SEGV; TSan's data race is "race"),
+# libFuzzer's deadly signal, and what triage files a crash that does not
+# fail again under (fallback_signature). A check's name never has a dash or
+# a capital.
+NOT_A_CHECK = re.compile(r"^(?:race|deadly|timeout|leak|slow|no-repro|[^/]*[-A-Z][^/]*)/")
+
+
+def sanitizer_kind(rest):
+    """The report's kind, its words joined by dashes: "heap-use-after-free
+    on address 0x..." -> heap-use-after-free, "attempting double-free on
+    0x..." -> attempting-double-free, "double lock of a mutex (pid=1)" ->
+    double-lock-of-a-mutex; TSan's "data race" is "race"."""
+    phrase = re.split(r" on | at | \(|:| 0x", rest, 1)[0]
+    kind = "-".join(re.findall(r"[\w-]+", phrase)) or "unknown"
+    return "race" if kind == "data-race" else kind
+
+
+def top_frame(text, start=0, end=None):
+    """The first frame of text[start:end] that is the code under test's, or None."""
+    for f in FRAME.findall(text[start:end] if end is not None else text[start:]):
+        if not f.startswith(NOT_A_FRAME):
+            return f
+    return None
+
+
+def race_sides(text, start):
+    """The top frames of a TSan race report's two accesses (the one TSan
+    caught and the "Previous" one), sorted; one name when the report has no
+    previous access, "-" for a side whose stack TSan could not restore."""
+    end = TSAN_END.search(text, start)
+    end = end.start() if end else len(text)
+    sections = list(TSAN_SECTION.finditer(text, start, end))
+    sides = []
+    for i, sec in enumerate(sections):
+        if i > 0 and not sec.group(1).startswith("Previous"):
+            continue
+        stop = sections[i + 1].start() if i + 1 < len(sections) else end
+        sides.append(top_frame(text, sec.end(), stop) or "-")
+        if len(sides) == 2:
+            break
+    return sorted(sides)
+
+
+def signature(text):
+    """The failure's signature from a run's stderr, or None if it passed.
+
+    The first report wins: a sanitizer report followed by a check's (TSan
+    reports a race, then its death path stalls and the watchdog names
+    reader.terminates) is the sanitizer's finding."""
+    m = MLF_FAILURE.search(text)
+    s = SANITIZER.search(text)
+    if m and not (s and s.start() < m.start()):
+        op = MARKED_OP.search(text, m.end()) or NULLS_OP.search(text, m.end())
+        return "%s/%s" % (m.group(1), op.group(1) if op else "-")
+    if s:
+        kind = sanitizer_kind(s.group(2))
+        if kind == "race" and s.group(1) == "ThreadSanitizer":
+            sides = race_sides(text, s.end())
+            if sides:
+                return "race/" + "+".join(sides)
+        return "%s/%s" % (kind, top_frame(text, s.end()) or "-")
+    return None
+
+
+def is_check_signature(sig):
+    """Whether sig is an mlf check's (check/op kind), not a sanitizer's."""
+    return bool(sig) and not NOT_A_CHECK.match(sig)
+
+
+def check_of(sig):
+    """The check (or sanitizer kind) of a signature: what EXPECT / Expect: name."""
+    return sig.split("/", 1)[0] if sig else None
+
+
+def message(text):
+    """The check's message (the line after MLF FAILURE), or the sanitizer's."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("MLF FAILURE:"):
+            rest = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            return rest or line
+    m = SANITIZER.search(text)
+    if m:
+        return text[m.start():].splitlines()[0].split("==: ", 1)[-1].strip()
+    return ""
+
+
+def fallback_signature(path):
+    """What a file that does not fail when run again was saved as."""
+    kind = os.path.basename(path).split("-", 1)[0]
+    # "oom" is also a check's name (slab.c): libFuzzer's oom file is out-of-memory
+    kind = {"oom": "out-of-memory"}.get(kind, kind)
+    return "%s/-" % kind if kind in ("timeout", "out-of-memory", "leak", "slow") else NO_REPRO
+
+
+def failure_key(sig, by="check"):
+    """What tells two failures apart. By check: one defect is one line
+    although the op that meets it differs from input to input (a stale
+    tail[][] is met by whichever op deletes next: rotate, offline, release,
+    soft or reclaim). A sanitizer report keeps its kind and top frame."""
+    if by == "signature" or not sig or not is_check_signature(sig):
+        return sig
+    return check_of(sig)
+
+
+def where_line(key, sigs):
+    """Under a merged line: the op kinds (signatures) it stands for, or None."""
+    if len(sigs) == 1 and key in sigs:
+        return None
+    return "at " + ", ".join("%s %d" % (s.split("/", 1)[-1] if s != key else s, n)
+                             for s, n in sorted(sigs.items(), key=lambda i: -i[1]))
+
+
+class Signer:
+    """Signatures of crash files by running them through one binary, cached
+    in DIR/signatures.json by content (a campaign's, when cache_dir is given)."""
+
+    def __init__(self, binary, cache_dir=None, timeout=25):
+        self.binary, self.timeout = binary, timeout
+        with open(binary, "rb") as f:
+            # the cache key: a rebuilt binary at the same path may differ
+            self.build_id = "%s@%s#%d" % (binary, hashlib.sha1(f.read()).hexdigest()[:16],
+                                          FORMAT)
+        self.cache_path = os.path.join(cache_dir, "signatures.json") if cache_dir else None
+        self.sigs, self.others = {}, {}
+        self.keys = {}  # path -> content key: a crash file never changes
+        self.saved = 0.0
+        self.lock = threading.Lock()
+        if self.cache_path:
+            try:
+                with open(self.cache_path, encoding="utf-8") as f:
+                    cached = json.load(f)
+                # another build may sign differently (sanitizers, variant)
+                self.others = {b: v for b, v in cached.get("binaries", {}).items()
+                               if b != self.build_id}
+                self.sigs = cached.get("binaries", {}).get(self.build_id, {})
+            except (OSError, ValueError):
+                pass
+
+    def save(self, force=True):
+        """Write the cache; with force=False at most every few seconds (it is
+        rewritten whole, and a campaign may have thousands of crash files)."""
+        if not self.cache_path or (not force and time.monotonic() - self.saved < 5):
+            return
+        self.saved = time.monotonic()
+        tmp = self.cache_path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            with self.lock:
+                binaries = dict(self.others, **{self.build_id: dict(self.sigs)})
+            json.dump({"binaries": binaries}, f, indent=0, sort_keys=True)
+        os.replace(tmp, self.cache_path)
+
+    def run(self, path):
+        """(signature, message) of one run of path."""
+        cmd = [self.binary, "-timeout=%d" % self.timeout, "-rss_limit_mb=4096", path]
+        # the campaign's own sanitizer options (TSan's suppressions among
+        # them: without them a TSan build reports libFuzzer's counters)
+        env = common.sanitizer_env(dict(os.environ, ASAN_OPTIONS="abort_on_error=1:detect_leaks=0"))
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                                  timeout=self.timeout * 2 + 10, env=env)
+        except subprocess.TimeoutExpired:
+            return "timeout/-", "no result within %d s" % (self.timeout * 2 + 10)
+        except OSError as e:
+            raise common.MlfError("cannot run %s: %s" % (self.binary, e.strerror or e))
+        sig = signature(proc.stderr)
+        if proc.returncode != 0 and not sig and "ALARM: working on the last Unit" in proc.stderr:
+            return "timeout/-", "libFuzzer timeout (%d s)" % self.timeout
+        if not sig:
+            why = "does not fail when run again (status %d)" % proc.returncode
+            if proc.returncode != 0:
+                # it stopped without a report: say what the binary said
+                why += ": " + common.error_line(proc.stderr)
+            return fallback_signature(path), why
+        return sig, message(proc.stderr)
+
+    def key(self, path):
+        if path not in self.keys:
+            try:
+                with open(path, "rb") as f:
+                    self.keys[path] = hashlib.sha1(f.read()).hexdigest()
+            except OSError:
+                return None
+        return self.keys[path]
+
+    def record(self, path, sig, msg):
+        """A signature learnt elsewhere (the engine's own log of the crash)."""
+        key = self.key(path)
+        if key:
+            with self.lock:
+                self.sigs.setdefault(key, [sig, msg])
+
+    def peek(self, path):
+        """The cached signature of path, or None: never runs anything."""
+        key = self.key(path)
+        with self.lock:
+            hit = self.sigs.get(key) if key else None
+        return tuple(hit) if hit else None
+
+    def sign(self, path):
+        hit = self.peek(path)
+        if hit or not self.key(path):
+            return hit
+        result = self.run(path)
+        with self.lock:
+            self.sigs[self.key(path)] = list(result)
+        self.save(force=False)
+        return result
+
+    def unique(self, files):
+        """(unique failures, files not signed yet), without running anything;
+        failures are told apart as triage's default does (by check)."""
+        sigs = [self.peek(p) for p in files]
+        return len({failure_key(s[0]) for s in sigs if s}), sum(1 for s in sigs if not s)
+
+    def groups(self, files, by="check"):
+        """[(failure, [files], message, {signature: count})] in the order each
+        failure was first met; failures told apart as failure_key() says."""
+        found = {}
+        for path in files:
+            s = self.sign(path)
+            if s:
+                g = found.setdefault(failure_key(s[0], by), ([], s[1], {}))
+                g[0].append(path)
+                g[2][s[0]] = g[2].get(s[0], 0) + 1
+        return [(key, paths, msg, sigs) for key, (paths, msg, sigs) in found.items()]
