@@ -438,12 +438,24 @@ MLF_NO_TSAN static u64 state_hash(void *arg)
 
 /* ---- set-up, quiescence, tear-down ---- */
 
-/* The schedule's last steps: 60, or MLF_SCHED_STEPS (up to 512). */
+static void (*print_input)(void);
+
+void sched_engine_context(void (*printer)(void))
+{
+	print_input = printer;
+}
+
+/*
+ * After a failure: the input around the op, then the schedule's last
+ * steps: 60, or MLF_SCHED_STEPS (up to 512).
+ */
 static void print_schedule(void)
 {
 	const char *env = getenv("MLF_SCHED_STEPS");
 	int n = env ? atoi(env) : 60;
 
+	if (print_input)
+		print_input();
 	mlf_sched_print_recent(n > 0 ? n : 60);
 }
 

@@ -99,4 +99,10 @@ void sched_engine_explore(const struct sched_input *in,
 
 const char *sched_op_name(int kind);
 
+/*
+ * What a failure report prints after its line: @print_input (the input's
+ * trace around the op, the target's), then the schedule's last steps.
+ */
+void sched_engine_context(void (*print_input)(void));
+
 #endif
