@@ -41,6 +41,13 @@ struct mlf_sched_task {
 	int priority;			/* PCT */
 	struct mlf_fiber fiber;
 	bool fiber_made;
+	/*
+	 * Parked at a known place between runs (its work done, or rcu's
+	 * waiting for a callback), to be resumed by the next run: a fiber
+	 * is never abandoned mid-frame, which would leak ThreadSanitizer's
+	 * frames and AddressSanitizer's fake stacks run after run.
+	 */
+	bool parked;
 };
 
 struct recent_step {
@@ -105,20 +112,21 @@ const char *mlf_point_name(enum mlf_point kind)
 	return kind < MLF_PT_NR ? point_names[kind] : "?";
 }
 
+/* rcu's task has a place of its own: its fiber is parked in rcu_main() */
 static inline struct mlf_sched_task *rcu_task(void)
 {
-	return &S.tasks[S.nr];
+	return &S.tasks[MLF_SCHED_MAX_TASKS];
 }
 
 /* All tasks, the harness's in index order, then rcu: @i in 0..S.nr. */
 static inline struct mlf_sched_task *task_at(int i)
 {
-	return &S.tasks[i];
+	return i == S.nr ? rcu_task() : &S.tasks[i];
 }
 
 static inline int slot_of(const struct mlf_sched_task *t)
 {
-	return (int)(t - S.tasks);
+	return t == rcu_task() ? S.nr : (int)(t - S.tasks);
 }
 
 MLF_NO_TSAN int mlf_sched_nr_tasks(void)
@@ -372,36 +380,18 @@ MLF_NO_TSAN static void fail_deadlock(void)
 	mlf_fail_simple("sched.deadlock", "no task can run:%s", what);
 }
 
-/* Leave the current task, which is done, for @next (or main: NULL). */
-MLF_NO_TSAN __attribute__((noreturn)) static void exit_to(
-	struct mlf_sched_task *next)
-{
-	struct mlf_sched_task *prev = S.cur;
-
-	if (next) {
-		S.stats.switches++;
-		enter(next);
-		mlf_fiber_exit_to(&prev->fiber, &next->fiber);
-	}
-	S.cur = NULL;
-	mlf_current_task = S.main_task;
-	mlf_fiber_exit_to(&prev->fiber, &S.main);
-}
-
 /*
  * The current task cannot go on (blocked, or its work is done): run another.
- * Returns only once the current task runs again (never if it is done).
- * When nothing can run and every task is done, the run is over: back to
- * the caller of mlf_sched_run() (rcu's task is left parked, and re-armed
- * by the next run).
+ * Returns once the current task runs again: a blocked task when it is
+ * woken, a done one in the next run, with new work. When nothing can run
+ * and every task is done, the run is over: back to mlf_sched_run()'s
+ * caller.
  */
 MLF_NO_TSAN static void run_another(void)
 {
 	struct mlf_sched_task *prev = S.cur, *next = choose(false, true);
 	int i;
 
-	if (prev->state == T_DONE)
-		exit_to(next);
 	if (next) {
 		switch_to(next, false);
 		return;
@@ -412,8 +402,7 @@ MLF_NO_TSAN static void run_another(void)
 	S.cur = NULL;
 	mlf_current_task = S.main_task;
 	mlf_fiber_switch(&prev->fiber, &S.main);
-	/* a parked fiber is never resumed: mlf_fiber_reset() re-arms it */
-	abort();
+	/* the next run chose us */
 }
 
 MLF_NO_TSAN void mlf_sched_block(enum mlf_sched_wait why, const void *on)
@@ -481,26 +470,28 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 
 /* ---- tasks ---- */
 
+/* A task's fiber: one run's work at a time, parked in between. */
 MLF_NO_TSAN static void task_main(void *arg)
 {
 	struct mlf_sched_task *t = arg;
 
-	mlf_tsan_acquire(&S.start_token);
-	__mlf_sched_point(MLF_PT_START, NULL, NULL);
-	S.cfg->fn(t->index, S.cfg->arg);
-	mlf_rcu_model_task_done();
-	mlf_tsan_release(&S.end_token);
-	t->state = T_DONE;
-	run_another();
-	abort();
+	for (;;) {
+		mlf_tsan_acquire(&S.start_token);
+		__mlf_sched_point(MLF_PT_START, NULL, NULL);
+		S.cfg->fn(t->index, S.cfg->arg);
+		mlf_rcu_model_task_done();
+		mlf_tsan_release(&S.end_token);
+		t->state = T_DONE;
+		run_another();
+	}
 }
 
 /* The call_rcu callbacks' task: runs each ready callback, else sleeps. */
 MLF_NO_TSAN static void rcu_main(void *arg)
 {
 	(void)arg;
-	mlf_tsan_acquire(&S.start_token);
 	for (;;) {
+		mlf_tsan_acquire(&S.start_token);
 		mlf_tsan_release(&S.end_token);
 		if (!mlf_rcu_model_run_callback())
 			mlf_sched_block(MLF_WAIT_CALLBACK, rcu_task());
@@ -566,9 +557,11 @@ MLF_NO_TSAN static void setup_task(struct mlf_sched_task *t, int index,
 		if (mlf_fiber_create(&t->fiber, STACK_SIZE, fn, t))
 			mlf_fail_simple("harness", "cannot map a fiber stack");
 		t->fiber_made = true;
-	} else {
+	} else if (!t->parked) {
+		/* left mid-frame by a failure a test caught: start afresh */
 		mlf_fiber_reset(&t->fiber, fn, t);
 	}
+	t->parked = false;
 }
 
 MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
@@ -619,7 +612,16 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	mlf_fiber_switch(&S.main, &first->fiber);
 	mlf_tsan_acquire(&S.end_token);
 
-	/* every task is done */
+	/*
+	 * Every task is done. Each fiber waits in run_another() (done) or
+	 * in mlf_sched_block() (rcu's, for a callback): the next run resumes
+	 * it there. One left anywhere else (a failure a test's handler
+	 * caught) starts afresh.
+	 */
+	for (i = 0; i < S.nr; i++)
+		task_at(i)->parked = task_at(i)->state == T_DONE;
+	rcu_task()->parked = rcu_task()->state == T_BLOCKED &&
+			     rcu_task()->wait == MLF_WAIT_CALLBACK;
 	__atomic_store_n(&mlf_sched_on, 0, __ATOMIC_RELAXED);
 	mlf_current_task = S.main_task;
 	S.stats.steps = S.step;
