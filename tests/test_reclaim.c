@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check/reclaim_checks.h"
+#include "harness/reclaim_world.h"
 
 static int failures;
 static const char *last_check;
@@ -50,7 +51,7 @@ static void reclaim(int node, int target, int prio, bool kswapd)
 
 static struct lruvec *lv(int memcg, int node)
 {
-	return get_lruvec(rw.w.slots[memcg].memcg, node);
+	return get_lruvec(rw.w.cs.slots[memcg].memcg, node);
 }
 
 /* a memcg with @anon anon folios and an older generation to evict from */
@@ -76,7 +77,7 @@ static void test_eviction_frees(void)
 	EXPECT(!last_check);
 	EXPECT(rw.folios_freed > 0);
 	EXPECT(lruvec_page_state_local(lv(0, 0), PGSTEAL_ANON) == rw.folios_freed);
-	EXPECT(atomic_long_read(&rw.w.slots[0].memcg->usage) ==
+	EXPECT(atomic_long_read(&rw.w.cs.slots[0].memcg->usage) ==
 	       16 - (long)rw.folios_freed);
 	reclaim_world_destroy(&rw);
 }
@@ -87,38 +88,38 @@ static void test_isolated_parked(void)
 
 	setup(16, 0);
 	op(RECLAIM_OP_PARK, 0, 0, 0, 0);
-	EXPECT(rw.parked[0].used && !list_empty(&rw.parked[0].ev.list));
+	EXPECT(rw.rcs.parked[0].used && !list_empty(&rw.rcs.parked[0].ev.list));
 	EXPECT(!last_check);
 #ifdef CONFIG_LRU_GEN_ISO_COUNT
-	EXPECT(node_page_state(&rw.w.nodes[0], NR_ISOLATED_ANON) ==
-	       list_count_nodes(&rw.parked[0].ev.list));
+	EXPECT(node_page_state(&rw.w.cs.nodes[0], NR_ISOLATED_ANON) ==
+	       list_count_nodes(&rw.rcs.parked[0].ev.list));
 	/* one folio too many, then one too few */
-	atomic_long_add(1, &rw.w.nodes[0].vm_stat[NR_ISOLATED_ANON]);
-	EXPECT(!check_isolated_exact(&rw, &f) && !strcmp(f.check, "isolated.exact"));
-	atomic_long_add(-2, &rw.w.nodes[0].vm_stat[NR_ISOLATED_ANON]);
-	EXPECT(!check_isolated_exact(&rw, &f));
-	atomic_long_add(1, &rw.w.nodes[0].vm_stat[NR_ISOLATED_ANON]);
-	EXPECT(check_isolated_exact(&rw, &f));
+	atomic_long_add(1, &rw.w.cs.nodes[0].vm_stat[NR_ISOLATED_ANON]);
+	EXPECT(!check_isolated_exact(&rw.rcs, &f) && !strcmp(f.check, "isolated.exact"));
+	atomic_long_add(-2, &rw.w.cs.nodes[0].vm_stat[NR_ISOLATED_ANON]);
+	EXPECT(!check_isolated_exact(&rw.rcs, &f));
+	atomic_long_add(1, &rw.w.cs.nodes[0].vm_stat[NR_ISOLATED_ANON]);
+	EXPECT(check_isolated_exact(&rw.rcs, &f));
 #else
 	/* before 004: the isolation is invisible to NR_ISOLATED */
-	EXPECT(node_page_state(&rw.w.nodes[0], NR_ISOLATED_ANON) == 0);
+	EXPECT(node_page_state(&rw.w.cs.nodes[0], NR_ISOLATED_ANON) == 0);
 #endif
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
 	atomic_long_add(1, &lv(0, 0)->lrugen.nr_isolated[LRU_GEN_ANON]);
-	EXPECT(!check_isolated_sum(&rw, &f) && !strcmp(f.check, "isolated.sum"));
-	EXPECT(!check_isolated_exact(&rw, &f));
+	EXPECT(!check_isolated_sum(&rw.rcs, &f) && !strcmp(f.check, "isolated.sum"));
+	EXPECT(!check_isolated_exact(&rw.rcs, &f));
 	atomic_long_add(-1, &lv(0, 0)->lrugen.nr_isolated[LRU_GEN_ANON]);
-	EXPECT(check_isolated_sum(&rw, &f));
+	EXPECT(check_isolated_sum(&rw.rcs, &f));
 #endif
 	op(RECLAIM_OP_UNPARK, 0, 0, 0, 0);
 	EXPECT(!last_check);
-	EXPECT(node_page_state_raw(&rw.w.nodes[0], NR_ISOLATED_ANON) == 0);
-	EXPECT(check_isolated_quiescent(&rw, &f));
+	EXPECT(node_page_state_raw(&rw.w.cs.nodes[0], NR_ISOLATED_ANON) == 0);
+	EXPECT(check_isolated_quiescent(&rw.rcs, &f));
 	/* quiescent and nonneg on corrupted counters */
-	atomic_long_add(-1, &rw.w.nodes[0].vm_stat[NR_ISOLATED_FILE]);
-	EXPECT(!check_isolated_nonneg(&rw, &f) && !strcmp(f.check, "isolated.nonneg"));
-	EXPECT(!check_isolated_quiescent(&rw, &f) && !strcmp(f.check, "isolated.quiescent"));
-	atomic_long_add(1, &rw.w.nodes[0].vm_stat[NR_ISOLATED_FILE]);
+	atomic_long_add(-1, &rw.w.cs.nodes[0].vm_stat[NR_ISOLATED_FILE]);
+	EXPECT(!check_isolated_nonneg(&rw.rcs, &f) && !strcmp(f.check, "isolated.nonneg"));
+	EXPECT(!check_isolated_quiescent(&rw.rcs, &f) && !strcmp(f.check, "isolated.quiescent"));
+	atomic_long_add(1, &rw.w.cs.nodes[0].vm_stat[NR_ISOLATED_FILE]);
 	reclaim_world_destroy(&rw);
 }
 
@@ -137,7 +138,7 @@ static void test_throttle(void)
 	reclaim(0, 0, 0, false);
 	EXPECT(!last_check);
 	EXPECT(rw.throttle_sleeps == sleeps + 1);
-	EXPECT(atomic_long_read(&rw.w.nodes[0].nr_throttled_isolated) == 1);
+	EXPECT(atomic_long_read(&rw.w.cs.nodes[0].nr_throttled_isolated) == 1);
 	/* kswapd is exempt */
 	reclaim(0, 0, 0, true);
 	EXPECT(!last_check);
@@ -191,14 +192,14 @@ static void test_stats_reparent(void)
 	reclaim(0, 0, DEF_PRIORITY, false);
 	EXPECT(!last_check);
 	EXPECT(rw.folios_freed > 0);
-	EXPECT(lruvec_page_state_local(get_lruvec(rw.root, 0), PGSTEAL_ANON) ==
+	EXPECT(lruvec_page_state_local(get_lruvec(rw.rcs.root, 0), PGSTEAL_ANON) ==
 	       rw.folios_freed);
 	EXPECT(lruvec_page_state_local(lv(0, 0), PGSTEAL_ANON) == 0);
 	EXPECT(lruvec_page_state_local(lv(0, 0), WORKINGSET_REFAULT_FILE) == 2);
-	EXPECT(check_stats_reparent(&rw, &f));
+	EXPECT(check_stats_reparent(&rw.rcs, &f));
 	/* an update that landed on the dying memcg is lost to the parent */
 	atomic_long_add(1, &lv(0, 0)->state_local[PGSTEAL_ANON]);
-	EXPECT(!check_stats_reparent(&rw, &f) && !strcmp(f.check, "stats.reparent"));
+	EXPECT(!check_stats_reparent(&rw.rcs, &f) && !strcmp(f.check, "stats.reparent"));
 	atomic_long_add(-1, &lv(0, 0)->state_local[PGSTEAL_ANON]);
 	reclaim_world_destroy(&rw);
 }
@@ -209,7 +210,7 @@ static void test_protection(void)
 
 	setup(16, 0);
 	reclaim_world_apply(&rw, &o);
-	EXPECT(mem_cgroup_below_min(NULL, rw.w.slots[0].memcg));
+	EXPECT(mem_cgroup_below_min(NULL, rw.w.cs.slots[0].memcg));
 	reclaim(0, 0, 0, false);
 	EXPECT(rw.folios_freed == 0);
 	EXPECT(!last_check);

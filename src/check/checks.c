@@ -2,9 +2,9 @@
 /*
  * The structure checks of invariants.md. They only read the port's
  * structures, and they never follow a pointer they cannot vouch for: a list
- * entry is dereferenced only if the world's map (world.h) knows it as the
- * lrugen of a live memcg on that node, so a stale or freed entry is
- * reported, not chased. Every walk is bounded by the pool size, so a cycle
+ * entry is dereferenced only if the map of live lrugens (lrugen_map.h)
+ * knows it as the lrugen of a live memcg on that node, so a stale or freed
+ * entry is reported, not chased. Every walk is bounded by the pool size, so a cycle
  * is reported too.
  *
  * Full checks walk every bin of a node: O(entries + pool). world.c runs
@@ -62,10 +62,10 @@ static void *grow(void *buf, int *cap, int want, size_t size)
 	return buf;
 }
 
-/* ---- which list nodes are live lrugens of node nid: the world's map ---- */
+/* ---- which list nodes are live lrugens of node nid: the map ---- */
 
-static struct lru_gen_folio *slot_lrugen(const struct mlf_world *w, int slot,
-					 int nid)
+static struct lru_gen_folio *slot_lrugen(const struct mlf_check_state *w,
+					 int slot, int nid)
 {
 	return &get_lruvec(w->slots[slot].memcg, nid)->lrugen;
 }
@@ -77,18 +77,18 @@ static struct lru_gen_folio *slot_lrugen(const struct mlf_world *w, int slot,
 static struct mlf_lrugen_map local_map;
 static const struct mlf_lrugen_map *cur_map;
 
-static void map_prepare(const struct mlf_world *w)
+static void map_prepare(const struct mlf_check_state *w)
 {
 	if (w->map_kept) {
 		cur_map = &w->map;
 		return;
 	}
-	mlf_lrugen_map_fill(&local_map, w);
+	mlf_lrugen_map_fill(&local_map, w->slots, w->pool_size, w->nr_nodes);
 	cur_map = &local_map;
 }
 
 /* The slot whose lrugen on node @nid is @p, or -1. */
-static int map_lookup(const struct mlf_world *w, int nid,
+static int map_lookup(const struct mlf_check_state *w, int nid,
 		      const struct hlist_nulls_node *p)
 {
 	int at, slot;
@@ -119,8 +119,8 @@ static int *scan_buf;
 static int scan_cap;
 
 /* @buf holds pool_size + 2 slots */
-static void scan_into(const struct mlf_world *w, int nid, int gen, int bin,
-		      struct scan *s, int *buf)
+static void scan_into(const struct mlf_check_state *w, int nid, int gen,
+		      int bin, struct scan *s, int *buf)
 {
 	const struct hlist_nulls_node *pos =
 		w->nodes[nid].memcg_lru.fifo[gen][bin].first;
@@ -155,14 +155,14 @@ static void scan_into(const struct mlf_world *w, int nid, int gen, int bin,
  * the tests do, between corruptions) walks the bins afresh.
  */
 static struct {
-	const struct mlf_world *w;
+	const struct mlf_check_state *w;
 	int nid;
 	struct scan bins[MEMCG_NR_GENS][MEMCG_NR_BINS];
 	int *buf;
 	int cap;
 } view;
 
-static void view_open(const struct mlf_world *w, int nid)
+static void view_open(const struct mlf_check_state *w, int nid)
 {
 	int per_bin = w->pool_size + 2, gen, bin;
 
@@ -189,14 +189,14 @@ static void view_close(void)
  * four times was most of the time a big input took).
  */
 static struct {
-	const struct mlf_world *w;
+	const struct mlf_check_state *w;
 	int nid, gen, bin;
 	struct scan s;
 	int *buf;
 	int cap;
 } bin_view;
 
-static void scan_bin(const struct mlf_world *w, int nid, int gen, int bin,
+static void scan_bin(const struct mlf_check_state *w, int nid, int gen, int bin,
 		     struct scan *s)
 {
 	if (view.w == w && view.nid == nid) {
@@ -213,12 +213,13 @@ static void scan_bin(const struct mlf_world *w, int nid, int gen, int bin,
 	scan_into(w, nid, gen, bin, s, scan_buf);
 }
 
-static bool bin_empty(const struct mlf_world *w, int nid, int gen, int bin)
+static bool bin_empty(const struct mlf_check_state *w, int nid, int gen,
+		      int bin)
 {
 	return is_a_nulls(w->nodes[nid].memcg_lru.fifo[gen][bin].first);
 }
 
-static bool gen_empty(const struct mlf_world *w, int nid, int gen)
+static bool gen_empty(const struct mlf_check_state *w, int nid, int gen)
 {
 	int bin;
 
@@ -229,7 +230,7 @@ static bool gen_empty(const struct mlf_world *w, int nid, int gen)
 }
 
 /* Entries of @gen, counted by walking (bounded; only for messages). */
-static int count_gen_walked(const struct mlf_world *w, int nid, int gen)
+static int count_gen_walked(const struct mlf_check_state *w, int nid, int gen)
 {
 	struct scan s;
 	int bin, n = 0;
@@ -242,7 +243,8 @@ static int count_gen_walked(const struct mlf_world *w, int nid, int gen)
 }
 
 /* First non-empty bin of @gen, and the memcg at its head (-1 if unknown). */
-static int first_entry(const struct mlf_world *w, int nid, int gen, int *slot)
+static int first_entry(const struct mlf_check_state *w, int nid, int gen,
+		       int *slot)
 {
 	int bin;
 
@@ -258,8 +260,8 @@ static int first_entry(const struct mlf_world *w, int nid, int gen, int *slot)
 
 /* ---- list.links ---- */
 
-static bool links_bin(const struct mlf_world *w, int nid, int gen, int bin,
-		      struct mlf_failure *f)
+static bool links_bin(const struct mlf_check_state *w, int nid, int gen,
+		      int bin, struct mlf_failure *f)
 {
 	const struct hlist_nulls_head *head =
 		&w->nodes[nid].memcg_lru.fifo[gen][bin];
@@ -313,7 +315,8 @@ static bool links_bin(const struct mlf_world *w, int nid, int gen, int bin,
 	return false;
 }
 
-bool check_list_links(const struct mlf_world *w, int nid, struct mlf_failure *f)
+bool check_list_links(const struct mlf_check_state *w, int nid,
+		      struct mlf_failure *f)
 {
 	int gen, bin;
 
@@ -332,12 +335,7 @@ static struct {
 	int cap;
 } where;
 
-static const char *const state_names[] = {
-	[SLOT_EMPTY] = "empty", [SLOT_ONLINE] = "online",
-	[SLOT_OFFLINE] = "offline", [SLOT_DEAD] = "dead",
-};
-
-bool check_list_membership(const struct mlf_world *w, int nid,
+bool check_list_membership(const struct mlf_check_state *w, int nid,
 			   struct mlf_failure *f)
 {
 	int gen, bin, i;
@@ -401,7 +399,7 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 					       MLF_NONE, MLF_NONE, i);
 				mlf_failure_msg(f,
 					"m%d is %s but in no bin of node %d",
-					i, state_names[slot->state], nid);
+					i, mlf_slot_state_name(slot->state), nid);
 				return false;
 			}
 			if (hashed) {
@@ -446,7 +444,7 @@ bool check_list_membership(const struct mlf_world *w, int nid,
 /* ---- tail.cache ---- */
 
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
-static bool tail_bin(const struct mlf_world *w, int nid, int gen, int bin,
+static bool tail_bin(const struct mlf_check_state *w, int nid, int gen, int bin,
 		     struct mlf_failure *f)
 {
 	const struct hlist_nulls_node *tail =
@@ -486,14 +484,15 @@ static bool tail_bin(const struct mlf_world *w, int nid, int gen, int bin,
 	return false;
 }
 #else
-static bool tail_bin(const struct mlf_world *w, int nid, int gen, int bin,
+static bool tail_bin(const struct mlf_check_state *w, int nid, int gen, int bin,
 		     struct mlf_failure *f)
 {
 	return true;
 }
 #endif
 
-bool check_tail_cache(const struct mlf_world *w, int nid, struct mlf_failure *f)
+bool check_tail_cache(const struct mlf_check_state *w, int nid,
+		      struct mlf_failure *f)
 {
 	int gen, bin;
 
@@ -507,7 +506,8 @@ bool check_tail_cache(const struct mlf_world *w, int nid, struct mlf_failure *f)
 
 /* ---- nr_memcgs ---- */
 
-bool check_nr_memcgs(const struct mlf_world *w, int nid, struct mlf_failure *f)
+bool check_nr_memcgs(const struct mlf_check_state *w, int nid,
+		     struct mlf_failure *f)
 {
 	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
 	int gen, bin;
@@ -540,7 +540,7 @@ bool check_nr_memcgs(const struct mlf_world *w, int nid, struct mlf_failure *f)
 
 /* ---- seq.* ---- */
 
-bool check_seq_monotonic(const struct mlf_world *w, int nid,
+bool check_seq_monotonic(const struct mlf_check_state *w, int nid,
 			 struct mlf_failure *f)
 {
 	unsigned long seq = w->nodes[nid].memcg_lru.seq;
@@ -553,7 +553,7 @@ bool check_seq_monotonic(const struct mlf_world *w, int nid,
 	return false;
 }
 
-bool check_seq_valid_gens(const struct mlf_world *w, int nid,
+bool check_seq_valid_gens(const struct mlf_check_state *w, int nid,
 			  struct mlf_failure *f)
 {
 	unsigned long seq = w->nodes[nid].memcg_lru.seq;
@@ -572,7 +572,7 @@ bool check_seq_valid_gens(const struct mlf_world *w, int nid,
 	return false;
 }
 
-bool check_seq_old_nonempty(const struct mlf_world *w, int nid,
+bool check_seq_old_nonempty(const struct mlf_check_state *w, int nid,
 			    struct mlf_failure *f)
 {
 	unsigned long seq = w->nodes[nid].memcg_lru.seq;
@@ -599,12 +599,12 @@ bool check_seq_old_nonempty(const struct mlf_world *w, int nid,
  * node, so on the other nodes one op may empty the old generation, then
  * the young one: seq moves twice there.
  */
-static bool released_elsewhere(const struct mlf_world *w, int nid)
+static bool released_elsewhere(const struct mlf_check_state *w, int nid)
 {
 	return w->cur_op_kind == MLF_OP_RECLAIM && w->cur_op_node != nid;
 }
 
-static bool node_empty(const struct mlf_world *w, int nid)
+static bool node_empty(const struct mlf_check_state *w, int nid)
 {
 	int gen;
 
@@ -614,7 +614,7 @@ static bool node_empty(const struct mlf_world *w, int nid)
 	return true;
 }
 
-bool check_seq_advance(const struct mlf_world *w, int nid,
+bool check_seq_advance(const struct mlf_check_state *w, int nid,
 		       struct mlf_failure *f)
 {
 	unsigned long before = w->seq_before[nid];
@@ -658,14 +658,9 @@ bool check_seq_advance(const struct mlf_world *w, int nid,
 
 /* ---- seg.semantics ---- */
 
-static const char *const rotate_names[] = {
-	[MEMCG_LRU_NOP] = "NOP",   [MEMCG_LRU_HEAD] = "HEAD",
-	[MEMCG_LRU_TAIL] = "TAIL", [MEMCG_LRU_OLD] = "OLD",
-	[MEMCG_LRU_YOUNG] = "YOUNG",
-};
-
-bool check_seg_semantics(const struct mlf_world *w, const struct mlf_op *op,
-			 int nid, int rotate_op, int gen_before, int seg_before,
+bool check_seg_semantics(const struct mlf_check_state *w,
+			 const struct mlf_op *op, int nid, int rotate_op,
+			 int gen_before, int seg_before,
 			 unsigned long seq_before, struct mlf_failure *f)
 {
 	int id = op->memcg % w->pool_size;
@@ -681,7 +676,7 @@ bool check_seg_semantics(const struct mlf_world *w, const struct mlf_op *op,
 		mlf_failure_msg(f, "m%d: no such rotation %d", id, rotate_op);
 		return false;
 	}
-	name = rotate_names[rotate_op];
+	name = mlf_rotate_op_name(rotate_op);
 	if (!memcg) {
 		mlf_failure_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
 		mlf_failure_msg(f, "m%d is gone after %s", id, name);
@@ -748,7 +743,8 @@ bool check_seg_semantics(const struct mlf_world *w, const struct mlf_op *op,
 
 /* ---- model.order ---- */
 
-static bool model_seq(const struct mlf_world *w, int nid, struct mlf_failure *f)
+static bool model_seq(const struct mlf_check_state *w, int nid,
+		      struct mlf_failure *f)
 {
 	unsigned long seq = w->nodes[nid].memcg_lru.seq;
 
@@ -760,8 +756,8 @@ static bool model_seq(const struct mlf_world *w, int nid, struct mlf_failure *f)
 	return false;
 }
 
-static bool model_bin(const struct mlf_world *w, int nid, int gen, int bin,
-		      struct mlf_failure *f)
+static bool model_bin(const struct mlf_check_state *w, int nid, int gen,
+		      int bin, struct mlf_failure *f)
 {
 	const struct mlf_model_bin *mb = &w->model.nodes[nid].bins[gen][bin];
 	struct scan s;
@@ -802,7 +798,7 @@ static bool model_bin(const struct mlf_world *w, int nid, int gen, int bin,
 }
 
 /* Existence, references, and where it is linked (gen / seg) on @nid. */
-static bool model_memcg(const struct mlf_world *w, int nid, int i,
+static bool model_memcg(const struct mlf_check_state *w, int nid, int i,
 			struct mlf_failure *f)
 {
 	const struct mlf_model_memcg *mc = &w->model.memcgs[i];
@@ -848,7 +844,7 @@ static bool model_memcg(const struct mlf_world *w, int nid, int i,
 	return true;
 }
 
-bool check_model_order(const struct mlf_world *w, int nid,
+bool check_model_order(const struct mlf_check_state *w, int nid,
 		       struct mlf_failure *f)
 {
 	int gen, bin, i;
@@ -868,9 +864,9 @@ bool check_model_order(const struct mlf_world *w, int nid,
 
 /* ---- reclaim.progress ---- */
 
-bool check_reclaim_progress(const struct mlf_world *w, int nid, int walk_gen,
-			    bool aborted, const int *failed, int nr_failed,
-			    struct mlf_failure *f)
+bool check_reclaim_progress(const struct mlf_check_state *w, int nid,
+			    int walk_gen, bool aborted, const int *failed,
+			    int nr_failed, struct mlf_failure *f)
 {
 	int i;
 
@@ -918,7 +914,7 @@ bool check_reclaim_progress(const struct mlf_world *w, int nid, int walk_gen,
 
 /* ---- what one op touched ---- */
 
-bool check_nr_memcgs_model(const struct mlf_world *w, int nid,
+bool check_nr_memcgs_model(const struct mlf_check_state *w, int nid,
 			   struct mlf_failure *f)
 {
 	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
@@ -938,7 +934,7 @@ bool check_nr_memcgs_model(const struct mlf_world *w, int nid,
 	return true;
 }
 
-bool check_node_quick(const struct mlf_world *w, int nid,
+bool check_node_quick(const struct mlf_check_state *w, int nid,
 		      struct mlf_failure *f)
 {
 	return model_seq(w, nid, f) && check_nr_memcgs_model(w, nid, f) &&
@@ -947,7 +943,7 @@ bool check_node_quick(const struct mlf_world *w, int nid,
 }
 
 /* A pointer in the bin that is no live lrugen of the node. */
-static bool membership_bin(const struct mlf_world *w, int nid, int gen,
+static bool membership_bin(const struct mlf_check_state *w, int nid, int gen,
 			   int bin, struct mlf_failure *f)
 {
 	struct scan s;
@@ -962,7 +958,7 @@ static bool membership_bin(const struct mlf_world *w, int nid, int gen,
 	return false;
 }
 
-bool check_bin(const struct mlf_world *w, int nid, int gen, int bin,
+bool check_bin(const struct mlf_check_state *w, int nid, int gen, int bin,
 	       struct mlf_failure *f)
 {
 	bool ok;
@@ -983,7 +979,7 @@ bool check_bin(const struct mlf_world *w, int nid, int gen, int bin,
 }
 
 /* The bin whose head's first @pprev is, as gen * MEMCG_NR_BINS + bin, or -1. */
-static int head_of(const struct mlf_world *w, int nid,
+static int head_of(const struct mlf_check_state *w, int nid,
 		   struct hlist_nulls_node *const *pprev)
 {
 	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
@@ -996,7 +992,7 @@ static int head_of(const struct mlf_world *w, int nid,
 	return -1;
 }
 
-bool check_memcg(const struct mlf_world *w, int nid, int i,
+bool check_memcg(const struct mlf_check_state *w, int nid, int i,
 		 struct mlf_failure *f)
 {
 	const struct lru_gen_folio *lrugen;
@@ -1100,7 +1096,8 @@ bool check_memcg(const struct mlf_world *w, int nid, int i,
 
 /* ---- all of a node ---- */
 
-bool check_node_full(const struct mlf_world *w, int nid, struct mlf_failure *f)
+bool check_node_full(const struct mlf_check_state *w, int nid,
+		     struct mlf_failure *f)
 {
 	bool ok;
 
@@ -1113,7 +1110,8 @@ bool check_node_full(const struct mlf_world *w, int nid, struct mlf_failure *f)
 
 /* ---- all of the structure ---- */
 
-bool check_structure(const struct mlf_world *w, int nid, struct mlf_failure *f)
+bool check_structure(const struct mlf_check_state *w, int nid,
+		     struct mlf_failure *f)
 {
 	/*
 	 * The others would follow the pointers that list.links found bad.

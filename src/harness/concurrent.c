@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../check/checks.h"
+#include "check/checks.h"
 
 enum conc_slot_state {
 	CS_EMPTY,
@@ -678,7 +678,7 @@ void conc_setup(const struct conc_config *in)
 		slots[i].memcg = NULL;
 	}
 	for (nid = 0; nid < cfg.nr_nodes; nid++)
-		seq_start[nid] = world.nodes[nid].memcg_lru.seq;
+		seq_start[nid] = world.cs.nodes[nid].memcg_lru.seq;
 
 	mlf_walk_probe = walk_probe;
 	mlf_set_resched_hook(resched_hook);
@@ -765,7 +765,7 @@ static void check_conservation(void)
 		for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
 			for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
 				const struct hlist_nulls_node *pos =
-					world.nodes[nid].memcg_lru.fifo[gen][bin].first;
+					world.cs.nodes[nid].memcg_lru.fifo[gen][bin].first;
 				int k = 0;
 
 				for (; !is_a_nulls(pos); pos = pos->next, k++) {
@@ -812,17 +812,18 @@ void conc_check(void)
 	check_conservation();
 
 	for (i = 0; i < cfg.pool_size; i++) {
-		world.slots[i].memcg = slots[i].memcg;
-		world.slots[i].state = slots[i].memcg ? SLOT_ONLINE : SLOT_EMPTY;
-		world.slots[i].refs = 0;
+		world.cs.slots[i].memcg = slots[i].memcg;
+		world.cs.slots[i].state = slots[i].memcg ? SLOT_ONLINE : SLOT_EMPTY;
+		world.cs.slots[i].refs = 0;
 	}
-	mlf_lrugen_map_fill(&world.map, &world);
+	mlf_lrugen_map_fill(&world.cs.map, world.cs.slots, world.cs.pool_size,
+			    world.cs.nr_nodes);
 	for (nid = 0; nid < cfg.nr_nodes; nid++) {
-		world.seq_before[nid] = seq_start[nid];
-		if (!check_seq_monotonic(&world, nid, &f) ||
-		    !check_structure(&world, nid, &f))
+		world.cs.seq_before[nid] = seq_start[nid];
+		if (!check_seq_monotonic(&world.cs, nid, &f) ||
+		    !check_structure(&world.cs, nid, &f))
 			mlf_fail(&f);
-		seq_start[nid] = world.nodes[nid].memcg_lru.seq;
+		seq_start[nid] = world.cs.nodes[nid].memcg_lru.seq;
 	}
 }
 
@@ -848,9 +849,9 @@ void conc_teardown(void)
 		tl.releases++;
 		slots[i].memcg = NULL;
 		slots[i].state = CS_EMPTY;
-		world.slots[i].memcg = NULL;
-		world.slots[i].state = SLOT_EMPTY;
-		world.slots[i].refs = 0;
+		world.cs.slots[i].memcg = NULL;
+		world.cs.slots[i].state = SLOT_EMPTY;
+		world.cs.slots[i].refs = 0;
 	}
 	stats_flush();
 	/* rcu_barrier(): every css_free has run */
