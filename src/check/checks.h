@@ -72,8 +72,8 @@ bool check_node_full(const struct mlf_check_state *w, int nid,
 		     struct mlf_failure *f);
 
 /*
- * The per-op checks (checks.c explains why they leave no hole). All read
- * the lrugen map of the check state; none is O(pool).
+ * The per-op checks (per_op_checks.c explains why they leave no hole).
+ * All read the lrugen map of the check state; none is O(pool).
  */
 /* nr_memcgs: nr_memcgs[gen] equals the model's count of gen: O(24) */
 bool check_nr_memcgs_model(const struct mlf_check_state *w, int nid,

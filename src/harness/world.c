@@ -9,7 +9,8 @@
  *                          seq.valid_gens, seq.old_nonempty): O(bins)
  *   every op               check_bin() on the model's bins of the op's memcg
  *                          before and after the op, check_memcg() on it
- *                          (src/check/checks.c argues why that is enough)
+ *                          (src/check/per_op_checks.c argues why that is
+ *                          enough)
  *   full check             when full_checks is set; while at most
  *                          full_check_small lrugens are linked (cheap then);
  *                          after a reclaim walk (O(n) anyway); every
