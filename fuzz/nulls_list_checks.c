@@ -95,7 +95,8 @@ static bool check_links(int l, int *ids, int *n)
 			mlf_fail_simple("nulls.links",
 					"l%d: n%d->pprev points at %s, but %s points to n%d",
 					l, i,
-					link_name(nl_pool[i].node.pprev, got, sizeof(got)),
+					link_name(nl_pool[i].node.pprev, got,
+						  sizeof(got)),
 					link_name(link, want, sizeof(want)), i);
 			return false;
 		}

@@ -28,7 +28,8 @@ static bool op_walk(const struct nl_op *op, bool rcu)
 				break;
 	}
 	return ok && nl_check_walk(rcu ? "walk_rcu" : "walk", l, ids, n,
-				   get_nulls_value(pos), nl_list[l], nl_len[l], l);
+				   get_nulls_value(pos), nl_list[l], nl_len[l],
+				   l);
 }
 
 static void del_via(int how, struct nl_item *t)
@@ -196,7 +197,8 @@ bool nl_apply(struct nl_op *op)
 			return true;
 		hlist_nulls_add_behind_rcu(n, m);
 		nl_model_insert(nl_list_of[op->b],
-				nl_model_pos(nl_list_of[op->b], op->b) + 1, op->a);
+				nl_model_pos(nl_list_of[op->b], op->b) + 1,
+				op->a);
 		break;
 	case NL_DEL_RCU:
 	case NL_DEL:

@@ -53,7 +53,8 @@ void mlf_diff_side_snapshot(struct mlf_diff_snapshot *s)
 	s->nr_nodes = world.cs.nr_nodes;
 	s->pool_size = world.cs.pool_size;
 	for (nid = 0; nid < world.cs.nr_nodes; nid++) {
-		const struct lru_gen_memcg *lru = &world.cs.nodes[nid].memcg_lru;
+		const struct lru_gen_memcg *lru =
+			&world.cs.nodes[nid].memcg_lru;
 
 		s->seq[nid] = lru->seq;
 		for (gen = 0; gen < MLF_DIFF_GENS; gen++) {

@@ -186,8 +186,8 @@ TEST(stats_reparent)
 	reclaim(0, 0, DEF_PRIORITY, false);
 	EXPECT_CLEAN();
 	EXPECT(rw.folios_freed > 0);
-	EXPECT(lruvec_page_state_local(get_lruvec(rw.rcs.root, 0), PGSTEAL_ANON) ==
-	       rw.folios_freed);
+	EXPECT(lruvec_page_state_local(get_lruvec(rw.rcs.root, 0),
+				       PGSTEAL_ANON) == rw.folios_freed);
 	EXPECT(lruvec_page_state_local(lv(0, 0), PGSTEAL_ANON) == 0);
 	EXPECT(lruvec_page_state_local(lv(0, 0), WORKINGSET_REFAULT_FILE) == 2);
 	EXPECT(check_stats_reparent(&rw.rcs, &f));

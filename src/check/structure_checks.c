@@ -154,7 +154,8 @@ bool check_list_membership(const struct mlf_check_state *w, int nid,
 					       MLF_NONE, MLF_NONE, i);
 				mlf_failure_msg(f,
 					"m%d is %s but in no bin of node %d",
-					i, mlf_slot_state_name(slot->state), nid);
+					i, mlf_slot_state_name(slot->state),
+					nid);
 				return false;
 			}
 			if (hashed) {

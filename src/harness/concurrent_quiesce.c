@@ -103,7 +103,8 @@ static void check_conservation(void)
 			conc_fail_conservation(MLF_NONE, MLF_NONE, MLF_NONE, i,
 					       "m%d is %s at quiescence with %ld references (a reference was leaked)",
 					       i, state_names[state],
-					       memcg ? conc_memcg_refs(memcg) : 0);
+					       memcg ? conc_memcg_refs(memcg) :
+						       0);
 		if (!memcg)
 			continue;
 		refs = conc_memcg_refs(memcg);

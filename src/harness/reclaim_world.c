@@ -289,12 +289,16 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
 		fail_if(check_structure(&rw->w.cs, nid, &f), &f);
 	check_isolation(rw);
-	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
-		for (i = 0; i < rw->w.cs.pool_size; i++)
-			if (rw->w.cs.slots[i].memcg)
-				fail_if(check_shadow_budget(get_lruvec(rw->w.cs.slots[i].memcg, nid),
+	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
+		for (i = 0; i < rw->w.cs.pool_size; i++) {
+			struct mem_cgroup *memcg = rw->w.cs.slots[i].memcg;
+
+			if (memcg)
+				fail_if(check_shadow_budget(get_lruvec(memcg, nid),
 							    i, &f),
 					&f);
+		}
+	}
 	fail_if(check_stats_reparent(&rw->rcs, &f), &f);
 }
 

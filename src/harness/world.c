@@ -237,13 +237,15 @@ static void check_touched(struct mlf_world *w)
 		}
 		for (k = 0; k < MEMCG_NR_GENS * MEMCG_NR_BINS; k++)
 			if (t->bins[nid] & (1u << k))
-				fail_if(check_bin(&w->cs, nid, k / MEMCG_NR_BINS,
+				fail_if(check_bin(&w->cs, nid,
+						  k / MEMCG_NR_BINS,
 						  k % MEMCG_NR_BINS, &f),
 					&f);
 		if (t->memcg != MLF_NONE)
 			fail_if(check_memcg(&w->cs, nid, t->memcg, &f), &f);
 		for (i = 0; i < t->nr_released; i++)
-			fail_if(check_memcg(&w->cs, nid, t->released[i], &f), &f);
+			fail_if(check_memcg(&w->cs, nid, t->released[i], &f),
+				&f);
 	}
 }
 
@@ -363,8 +365,8 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 		touch_bins(w, rec.failed[i], MLF_NONE);
 	}
 	model_apply(&w->cs.model, op);
-	fail_if(check_reclaim_progress(&w->cs, nid, walk_gen, aborted, rec.failed,
-				       rec.nr_failed, &f),
+	fail_if(check_reclaim_progress(&w->cs, nid, walk_gen, aborted,
+				       rec.failed, rec.nr_failed, &f),
 		&f);
 	return true;
 }
@@ -393,7 +395,8 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
 		w->cs.seq_before[nid] = w->cs.nodes[nid].memcg_lru.seq;
 		w->cs.old_count_before[nid] =
-			count_gen(&w->cs.nodes[nid], get_memcg_gen(w->cs.seq_before[nid]));
+			count_gen(&w->cs.nodes[nid],
+				  get_memcg_gen(w->cs.seq_before[nid]));
 	}
 	mlf_entropy_bytes(op.draws, op.nr_draws);
 
