@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "harness/op.h"
+#include "check/op.h"
 
 #define MLF_FUZZ_MAX_NODES 4
 /* the world allows MLF_MAX_POOL; a fuzz input stays at half of it */

@@ -60,6 +60,7 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 	mkdir -p "$dir"
 	for src in "$SRC"/kernel/*.c "$SRC"/mm/*.c "$SRC"/harness/*.c \
 		   "$SRC"/check/*.c "$ROOT"/fuzz/codec.c "$ROOT"/fuzz/trace.c \
+		   "$ROOT"/fuzz/sched_codec.c \
 		   "$ROOT"/fuzz/trace_lex.c \
 		   $( [ "$1" = reclaim ] && echo "$ROOT/fuzz/reclaim_codec.c $ROOT/fuzz/reclaim_trace.c" ); do
 		obj=$dir/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
@@ -79,22 +80,28 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 }
 mkdir -p "$OUT"
 
-# the targets: "name port" per line of fuzz/targets.json
+# the targets: "name port source..." per line of fuzz/targets.json (a
+# target's sources are files of fuzz/, its entry point among them)
 table=$(python3 -c '
 import json, sys
 for t in json.load(open(sys.argv[1]))["targets"]:
-    print(t["name"], t["port"])' "$ROOT/fuzz/targets.json")
-while read -r t port; do
+    print(t["name"], t["port"], *t["sources"])' "$ROOT/fuzz/targets.json")
+while read -r t port sources; do
 	echo "oss_fuzz_build: $t"
 	flavour=default tdefs=
 	# the reclaim port; trace_parser also fuzzes the reclaim trace's parser
 	[ "$port" = reclaim ] && flavour=reclaim tdefs=-DMLF_TRACE_RECLAIM
 	[ -f "$WORK/mlf-obj-$flavour/libmlf.a" ] || build_archive $flavour
-	# shellcheck disable=SC2086,SC2046
-	$CC $CFLAGS -std=gnu11 $warn $(flavour_defs $flavour) $tdefs $urcu_cflags -I"$SRC" \
-		-I"$ROOT/fuzz" -I"$WORK/gen" -c "$ROOT/fuzz/$t.c" -o "$WORK/target_$t.o"
+	objs=()
+	for src in $sources; do
+		obj=$WORK/target_${t}_${src%.c}.o
+		# shellcheck disable=SC2086,SC2046
+		$CC $CFLAGS -std=gnu11 $warn $(flavour_defs $flavour) $tdefs $urcu_cflags \
+			-I"$SRC" -I"$ROOT/fuzz" -I"$WORK/gen" -c "$ROOT/fuzz/$src" -o "$obj"
+		objs+=("$obj")
+	done
 	# shellcheck disable=SC2086
-	$LINKER $CFLAGS "$WORK/target_$t.o" "$WORK/mlf-obj-$flavour/libmlf.a" \
+	$LINKER $CFLAGS "${objs[@]}" "$WORK/mlf-obj-$flavour/libmlf.a" \
 		$LIB_FUZZING_ENGINE $urcu_libs -lpthread -o "$OUT/$t"
 	for ext in dict options; do
 		if [ -f "$ROOT/fuzz/$t.$ext" ]; then

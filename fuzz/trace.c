@@ -4,28 +4,15 @@
  * parser accepts it plus a few conveniences (key order, omitted zero
  * fields, bin= and draw= spellings) and rejects anything else with one
  * message naming the line, so a hand-edited reproducer never silently
- * means something other than what it says.
+ * means something other than what it says. The names of the ops and
+ * rotations are check/op.h's, from the port library that every program
+ * linking this one links after it.
  */
 #include "trace.h"
 
 #include <string.h>
 
 #include "mm/mmzone.h"
-
-static const char *const kind_names[MLF_OP_NR] = {
-	[MLF_OP_ONLINE] = "online",   [MLF_OP_OFFLINE] = "offline",
-	[MLF_OP_GET] = "get",	      [MLF_OP_PUT] = "put",
-	[MLF_OP_RELEASE] = "release", [MLF_OP_ROTATE] = "rotate",
-	[MLF_OP_SOFT] = "soft",	      [MLF_OP_SET] = "set",
-	[MLF_OP_RECLAIM] = "reclaim",
-};
-
-static const char *const rotate_names[] = {
-	[MEMCG_LRU_HEAD] = "HEAD",
-	[MEMCG_LRU_TAIL] = "TAIL",
-	[MEMCG_LRU_OLD] = "OLD",
-	[MEMCG_LRU_YOUNG] = "YOUNG",
-};
 
 /* ---- printing ---- */
 
@@ -57,7 +44,7 @@ void mlf_trace_print_op(FILE *out, const struct mlf_header *h,
 {
 	int kind = op->kind < MLF_OP_NR ? op->kind : MLF_OP_GET;
 
-	fputs(kind_names[kind], out);
+	fputs(mlf_op_kind_name(kind), out);
 	if (kind != MLF_OP_RECLAIM)
 		fprintf(out, " m%u", op->memcg);
 	switch (kind) {
@@ -71,7 +58,7 @@ void mlf_trace_print_op(FILE *out, const struct mlf_header *h,
 		fprintf(out, " n%u %s", op->node,
 			op->rotate_op >= MEMCG_LRU_HEAD &&
 					op->rotate_op <= MEMCG_LRU_YOUNG ?
-				rotate_names[op->rotate_op] :
+				mlf_rotate_op_name(op->rotate_op) :
 				"?");
 		print_draws(out, op, false);
 		break;
@@ -155,7 +142,7 @@ static bool parse_draws(struct mlf_trace_parser *p, const struct mlf_header *h,
 			const char *s, size_t len)
 {
 	bool bins = key->s[0] == 'b';
-	int n = mlf_trace_parse_draws(p, kind_names[op->kind], bins,
+	int n = mlf_trace_parse_draws(p, mlf_op_kind_name(op->kind), bins,
 				      max_draws(h, op->kind),
 				      bins ? MEMCG_NR_BINS - 1 : 255, s, len,
 				      op->draws);
@@ -175,7 +162,7 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 
 	memset(op, 0, sizeof(*op));
 	for (kind = 0; kind < MLF_OP_NR; kind++)
-		if (mlf_token_is(&t[0], kind_names[kind]))
+		if (mlf_token_is(&t[0], mlf_op_kind_name(kind)))
 			break;
 	if (kind == MLF_OP_NR) {
 		mlf_trace_fail(p, "unknown op '%s'",
@@ -212,13 +199,14 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 						p, "unknown field '%s' in %s",
 						mlf_token_show(&key, buf,
 							       sizeof(buf)),
-						kind_names[kind]);
+						mlf_op_kind_name(kind));
 					return false;
 				}
 			}
 			if (!(fields & field)) {
 				mlf_trace_fail(
-					p, "%s takes no '%s'", kind_names[kind],
+					p, "%s takes no '%s'",
+					mlf_op_kind_name(kind),
 					mlf_token_show(&key, buf, sizeof(buf)));
 				return false;
 			}
@@ -281,7 +269,7 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 			field = memcg ? F_MEMCG : F_NODE;
 			if (!(fields & field)) {
 				mlf_trace_fail(p, "%s takes no %s",
-					       kind_names[kind],
+					       mlf_op_kind_name(kind),
 					       memcg ? "memcg" : "node");
 				return false;
 			}
@@ -324,17 +312,18 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 			field = F_SOFTIRQ;
 		} else {
 			for (j = MEMCG_LRU_HEAD; j <= MEMCG_LRU_YOUNG; j++)
-				if (mlf_token_is(tok, rotate_names[j]))
+				if (mlf_token_is(tok, mlf_rotate_op_name(j)))
 					field = F_ROTATE;
 		}
 		if (!field) {
 			mlf_trace_fail(p, "unknown field '%s' in %s",
 				       mlf_token_show(tok, buf, sizeof(buf)),
-				       kind_names[kind]);
+				       mlf_op_kind_name(kind));
 			return false;
 		}
 		if (!(fields & field)) {
-			mlf_trace_fail(p, "%s takes no '%s'", kind_names[kind],
+			mlf_trace_fail(p, "%s takes no '%s'",
+				       mlf_op_kind_name(kind),
 				       mlf_token_show(tok, buf, sizeof(buf)));
 			return false;
 		}
@@ -343,7 +332,7 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 				       mlf_token_show(tok, buf, sizeof(buf)),
 				       field == F_SOFTIRQ ?
 					       "softirq" :
-					       rotate_names[op->rotate_op],
+					       mlf_rotate_op_name(op->rotate_op),
 				       field == F_SOFTIRQ ? "softirq" :
 							    "rotation");
 			return false;
@@ -353,7 +342,7 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 			op->softirq = 1;
 		} else {
 			for (j = MEMCG_LRU_HEAD;
-			     !mlf_token_is(tok, rotate_names[j]); j++)
+			     !mlf_token_is(tok, mlf_rotate_op_name(j)); j++)
 				;
 			op->rotate_op = j;
 		}
@@ -364,7 +353,7 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 	if (fields & ~seen) {
 		unsigned int missing = fields & ~seen;
 
-		mlf_trace_fail(p, "%s needs %s", kind_names[kind],
+		mlf_trace_fail(p, "%s needs %s", mlf_op_kind_name(kind),
 			       missing & F_MEMCG ?
 				       "a memcg (m<N>)" :
 			       missing & F_NODE ?

@@ -31,11 +31,11 @@ static void snapshot_bin(struct mlf_diff_snapshot *s, int nid, int gen,
 			 int bin)
 {
 	const struct hlist_nulls_node *pos =
-		world.nodes[nid].memcg_lru.fifo[gen][bin].first;
+		world.cs.nodes[nid].memcg_lru.fifo[gen][bin].first;
 	int *ids = s->ids[nid][gen][bin];
 	int len = 0, owner;
 
-	while (!is_a_nulls(pos) && len <= world.pool_size) {
+	while (!is_a_nulls(pos) && len <= world.cs.pool_size) {
 		int slot = world_lrugen_lookup(&world, pos, &owner);
 
 		ids[len++] = slot;
@@ -50,10 +50,11 @@ void mlf_diff_side_snapshot(struct mlf_diff_snapshot *s)
 {
 	int nid, gen, bin, i;
 
-	s->nr_nodes = world.nr_nodes;
-	s->pool_size = world.pool_size;
-	for (nid = 0; nid < world.nr_nodes; nid++) {
-		const struct lru_gen_memcg *lru = &world.nodes[nid].memcg_lru;
+	s->nr_nodes = world.cs.nr_nodes;
+	s->pool_size = world.cs.pool_size;
+	for (nid = 0; nid < world.cs.nr_nodes; nid++) {
+		const struct lru_gen_memcg *lru =
+			&world.cs.nodes[nid].memcg_lru;
 
 		s->seq[nid] = lru->seq;
 		for (gen = 0; gen < MLF_DIFF_GENS; gen++) {
@@ -62,11 +63,11 @@ void mlf_diff_side_snapshot(struct mlf_diff_snapshot *s)
 				snapshot_bin(s, nid, gen, bin);
 		}
 	}
-	for (i = 0; i < world.pool_size; i++) {
-		const struct mlf_slot *slot = &world.slots[i];
+	for (i = 0; i < world.cs.pool_size; i++) {
+		const struct mlf_slot *slot = &world.cs.slots[i];
 
 		s->state[i] = slot->state;
-		for (nid = 0; nid < world.nr_nodes; nid++) {
+		for (nid = 0; nid < world.cs.nr_nodes; nid++) {
 			const struct lru_gen_folio *lrugen;
 
 			if (!slot->memcg) {

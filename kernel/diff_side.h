@@ -11,7 +11,7 @@
 #ifndef _MLF_KERNEL_DIFF_SIDE_H
 #define _MLF_KERNEL_DIFF_SIDE_H
 
-#include "harness/op.h"
+#include "check/op.h"
 #include "kernel/nodemask.h"
 
 #define MLF_DIFF_GENS 3

@@ -8,6 +8,6 @@
 #ifndef _MLF_KERNEL_TREE_RECLAIM_H
 #define _MLF_KERNEL_TREE_RECLAIM_H
 
-#include "../src/mm/shrink_one.h"
+#include "mm/shrink_one.h"
 
 #endif

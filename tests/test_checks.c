@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "check/checks.h"
+#include "harness/world.h"
 #include "testlib.h"
 
 #define POOL 8
@@ -62,12 +63,12 @@ static void build(void)
 
 static struct lru_gen_folio *lg(int m, int nid)
 {
-	return &get_lruvec(w.slots[m].memcg, nid)->lrugen;
+	return &get_lruvec(w.cs.slots[m].memcg, nid)->lrugen;
 }
 
 static struct lru_gen_memcg *lru(int nid)
 {
-	return &w.nodes[nid].memcg_lru;
+	return &w.cs.nodes[nid].memcg_lru;
 }
 
 /* ---- saving and restoring what the tests corrupt ---- */
@@ -98,11 +99,11 @@ static void save(void)
 		memcpy(saved[nid].tail, lru(nid)->tail, sizeof(saved[nid].tail));
 #endif
 		for (m = 0; m < POOL; m++)
-			if (w.slots[m].memcg)
+			if (w.cs.slots[m].memcg)
 				saved[nid].lrugen[m] = *lg(m, nid);
-		saved_model[nid].seq = w.model.nodes[nid].seq;
-		saved_seq_before[nid] = w.seq_before[nid];
-		saved_count_before[nid] = w.old_count_before[nid];
+		saved_model[nid].seq = w.cs.model.nodes[nid].seq;
+		saved_seq_before[nid] = w.cs.seq_before[nid];
+		saved_count_before[nid] = w.cs.old_count_before[nid];
 	}
 }
 
@@ -119,11 +120,11 @@ static void restore(void)
 		memcpy(lru(nid)->tail, saved[nid].tail, sizeof(saved[nid].tail));
 #endif
 		for (m = 0; m < POOL; m++)
-			if (w.slots[m].memcg)
+			if (w.cs.slots[m].memcg)
 				*lg(m, nid) = saved[nid].lrugen[m];
-		w.model.nodes[nid].seq = saved_model[nid].seq;
-		w.seq_before[nid] = saved_seq_before[nid];
-		w.old_count_before[nid] = saved_count_before[nid];
+		w.cs.model.nodes[nid].seq = saved_model[nid].seq;
+		w.cs.seq_before[nid] = saved_seq_before[nid];
+		w.cs.old_count_before[nid] = saved_count_before[nid];
 	}
 }
 
@@ -133,10 +134,10 @@ static bool all_pass(void)
 	int nid;
 
 	for (nid = 0; nid < 2; nid++)
-		if (!check_structure(&w, nid, &f) ||
-		    !check_model_order(&w, nid, &f) ||
-		    !check_seq_monotonic(&w, nid, &f) ||
-		    !check_seq_advance(&w, nid, &f)) {
+		if (!check_structure(&w.cs, nid, &f) ||
+		    !check_model_order(&w.cs, nid, &f) ||
+		    !check_seq_monotonic(&w.cs, nid, &f) ||
+		    !check_seq_advance(&w.cs, nid, &f)) {
 			testlib_show(&f);
 			return false;
 		}
@@ -169,14 +170,14 @@ TEST(list_links_catches_a_bad_pprev)
 	ASSERT(all_pass());
 	save();
 	lg(1, 0)->list.pprev = &lg(2, 0)->list.next;
-	EXPECT_FAILS(check_list_links(&w, 0, &f), "list.links");
+	EXPECT_FAILS(check_list_links(&w.cs, 0, &f), "list.links");
 	EXPECT_EQ(f.node, 0);
 	EXPECT_EQ(f.gen, 0);
 	EXPECT_EQ(f.bin, 0);
 	EXPECT_EQ(f.memcg, 1);
-	EXPECT(check_list_links(&w, 1, &f));
+	EXPECT(check_list_links(&w.cs, 1, &f));
 	/* check_structure stops at the first broken link */
-	EXPECT_FAILS(check_structure(&w, 0, &f), "list.links");
+	EXPECT_FAILS(check_structure(&w.cs, 0, &f), "list.links");
 	finish();
 }
 
@@ -185,12 +186,12 @@ TEST(list_links_catches_a_wrong_nulls_value)
 	build();
 	save();
 	lg(2, 0)->list.next = (struct hlist_nulls_node *)NULLS_MARKER(1);
-	EXPECT_FAILS(check_list_links(&w, 0, &f), "list.links");
+	EXPECT_FAILS(check_list_links(&w.cs, 0, &f), "list.links");
 	EXPECT_EQ(f.memcg, 2);
 	restore();
-	EXPECT(check_list_links(&w, 0, &f));
+	EXPECT(check_list_links(&w.cs, 0, &f));
 	INIT_HLIST_NULLS_HEAD(&lru(1)->fifo[2][5], 0);
-	EXPECT_FAILS(check_list_links(&w, 1, &f), "list.links");
+	EXPECT_FAILS(check_list_links(&w.cs, 1, &f), "list.links");
 	EXPECT_EQ(f.gen, 2);
 	EXPECT_EQ(f.bin, 5);
 	finish();
@@ -201,7 +202,7 @@ TEST(list_links_catches_a_cycle)
 	build();
 	save();
 	lg(2, 1)->list.next = &lg(0, 1)->list;
-	EXPECT_FAILS(check_list_links(&w, 1, &f), "list.links");
+	EXPECT_FAILS(check_list_links(&w.cs, 1, &f), "list.links");
 	finish();
 }
 
@@ -212,8 +213,8 @@ TEST(list_membership_catches_a_wrong_gen)
 	build();
 	save();
 	lg(1, 0)->gen = 2;
-	EXPECT(check_list_links(&w, 0, &f));
-	EXPECT_FAILS(check_list_membership(&w, 0, &f), "list.membership");
+	EXPECT(check_list_links(&w.cs, 0, &f));
+	EXPECT_FAILS(check_list_membership(&w.cs, 0, &f), "list.membership");
 	EXPECT_EQ(f.memcg, 1);
 	finish();
 }
@@ -224,7 +225,7 @@ TEST(list_membership_catches_a_memcg_in_two_bins)
 	save();
 	/* fifo[1][2] = m3, then m1 m2 of fifo[0][0] */
 	lg(3, 0)->list.next = &lg(1, 0)->list;
-	EXPECT_FAILS(check_list_membership(&w, 0, &f), "list.membership");
+	EXPECT_FAILS(check_list_membership(&w.cs, 0, &f), "list.membership");
 	EXPECT_EQ(f.memcg, 1);
 	EXPECT_EQ(f.gen, 1);
 	EXPECT_EQ(f.bin, 2);
@@ -236,16 +237,16 @@ TEST(list_membership_catches_an_online_memcg_unlinked)
 	build();
 	save();
 	hlist_nulls_del_init_rcu(&lg(1, 1)->list);
-	EXPECT(check_list_links(&w, 1, &f));
-	EXPECT_FAILS(check_list_membership(&w, 1, &f), "list.membership");
+	EXPECT(check_list_links(&w.cs, 1, &f));
+	EXPECT_FAILS(check_list_membership(&w.cs, 1, &f), "list.membership");
 	EXPECT_EQ(f.memcg, 1);
 	restore();
 	/* unlinked from the list but still claiming to be hashed */
 	hlist_nulls_del_init_rcu(&lg(1, 1)->list);
 	lg(1, 1)->list.pprev = &lg(0, 1)->list.next;
-	w.slots[1].state = SLOT_DEAD;
-	EXPECT_FAILS(check_list_membership(&w, 1, &f), "list.membership");
-	w.slots[1].state = SLOT_ONLINE;
+	w.cs.slots[1].state = SLOT_DEAD;
+	EXPECT_FAILS(check_list_membership(&w.cs, 1, &f), "list.membership");
+	w.cs.slots[1].state = SLOT_ONLINE;
 	finish();
 }
 
@@ -261,10 +262,10 @@ TEST(list_membership_catches_a_stale_pointer)
 	stale.list.pprev = &head->first;
 	head->first = &stale.list;
 	/* list.links cannot vouch for it and leaves it to membership */
-	EXPECT(check_list_links(&w, 0, &f));
-	EXPECT_FAILS(check_list_membership(&w, 0, &f), "list.membership");
+	EXPECT(check_list_links(&w.cs, 0, &f));
+	EXPECT_FAILS(check_list_membership(&w.cs, 0, &f), "list.membership");
 	EXPECT_EQ(f.bin, 5);
-	EXPECT_FAILS(check_model_order(&w, 0, &f), "model.order");
+	EXPECT_FAILS(check_model_order(&w.cs, 0, &f), "model.order");
 	finish();
 }
 
@@ -274,7 +275,7 @@ TEST(list_membership_catches_a_wrong_bin)
 	build();
 	save();
 	lg(2, 0)->bin = 4;
-	EXPECT_FAILS(check_list_membership(&w, 0, &f), "list.membership");
+	EXPECT_FAILS(check_list_membership(&w.cs, 0, &f), "list.membership");
 	EXPECT_EQ(f.memcg, 2);
 	finish();
 }
@@ -284,24 +285,24 @@ TEST(list_membership_catches_a_wrong_bin)
 TEST(tail_cache_catches_wrong_tails)
 {
 	build();
-	ASSERT(check_tail_cache(&w, 0, &f));
+	ASSERT(check_tail_cache(&w.cs, 0, &f));
 	save();
 	lru(0)->tail[0][0] = &lg(0, 0)->list;	/* the first, not the last */
-	EXPECT_FAILS(check_tail_cache(&w, 0, &f), "tail.cache");
+	EXPECT_FAILS(check_tail_cache(&w.cs, 0, &f), "tail.cache");
 	EXPECT_EQ(f.gen, 0);
 	EXPECT_EQ(f.bin, 0);
 	restore();
 	lru(0)->tail[0][0] = NULL;
-	EXPECT_FAILS(check_tail_cache(&w, 0, &f), "tail.cache");
+	EXPECT_FAILS(check_tail_cache(&w.cs, 0, &f), "tail.cache");
 	restore();
 	lru(1)->tail[2][5] = &lg(3, 1)->list;	/* an empty bin */
-	EXPECT_FAILS(check_tail_cache(&w, 1, &f), "tail.cache");
+	EXPECT_FAILS(check_tail_cache(&w.cs, 1, &f), "tail.cache");
 	EXPECT_EQ(f.bin, 5);
 	restore();
-	EXPECT(check_tail_cache(&w, 1, &f));
+	EXPECT(check_tail_cache(&w.cs, 1, &f));
 	lru(1)->tail[0][1] = &lg(3, 0)->list;	/* m3, but of node 0 */
-	EXPECT_FAILS(check_tail_cache(&w, 1, &f), "tail.cache");
-	EXPECT_FAILS(check_structure(&w, 1, &f), "tail.cache");
+	EXPECT_FAILS(check_tail_cache(&w.cs, 1, &f), "tail.cache");
+	EXPECT_FAILS(check_structure(&w.cs, 1, &f), "tail.cache");
 	finish();
 }
 #endif
@@ -313,12 +314,12 @@ TEST(nr_memcgs_catches_a_wrong_count)
 	build();
 	save();
 	lru(1)->nr_memcgs[0]++;
-	EXPECT_FAILS(check_nr_memcgs(&w, 1, &f), "nr_memcgs");
+	EXPECT_FAILS(check_nr_memcgs(&w.cs, 1, &f), "nr_memcgs");
 	EXPECT_EQ(f.gen, 0);
-	EXPECT_FAILS(check_structure(&w, 1, &f), "nr_memcgs");
+	EXPECT_FAILS(check_structure(&w.cs, 1, &f), "nr_memcgs");
 	restore();
 	lru(0)->nr_memcgs[2] = 1;
-	EXPECT_FAILS(check_nr_memcgs(&w, 0, &f), "nr_memcgs");
+	EXPECT_FAILS(check_nr_memcgs(&w.cs, 0, &f), "nr_memcgs");
 	EXPECT_EQ(f.gen, 2);
 	finish();
 }
@@ -329,9 +330,9 @@ TEST(seq_monotonic_catches_seq_going_down)
 {
 	build();
 	save();
-	w.seq_before[0] = lru(0)->seq + 1;
-	EXPECT_FAILS(check_seq_monotonic(&w, 0, &f), "seq.monotonic");
-	EXPECT(check_seq_monotonic(&w, 1, &f));
+	w.cs.seq_before[0] = lru(0)->seq + 1;
+	EXPECT_FAILS(check_seq_monotonic(&w.cs, 0, &f), "seq.monotonic");
+	EXPECT(check_seq_monotonic(&w.cs, 1, &f));
 	finish();
 }
 
@@ -345,7 +346,7 @@ TEST(seq_valid_gens_catches_an_entry_in_the_third_gen)
 	hlist_nulls_del_init_rcu(&m3->list);
 	hlist_nulls_add_head_rcu(&m3->list, &lru(0)->fifo[2][4]);
 	m3->gen = 2;
-	EXPECT_FAILS(check_seq_valid_gens(&w, 0, &f), "seq.valid_gens");
+	EXPECT_FAILS(check_seq_valid_gens(&w.cs, 0, &f), "seq.valid_gens");
 	EXPECT_EQ(f.gen, 2);
 	EXPECT_EQ(f.bin, 4);
 	EXPECT_EQ(f.memcg, 3);
@@ -357,11 +358,11 @@ TEST(seq_old_nonempty_catches_an_empty_old_gen)
 	int m;
 
 	build();
-	ASSERT(check_seq_old_nonempty(&w, 0, &f));
+	ASSERT(check_seq_old_nonempty(&w.cs, 0, &f));
 	save();
 	for (m = 0; m < 3; m++)
 		hlist_nulls_del_init_rcu(&lg(m, 0)->list);
-	EXPECT_FAILS(check_seq_old_nonempty(&w, 0, &f), "seq.old_nonempty");
+	EXPECT_FAILS(check_seq_old_nonempty(&w.cs, 0, &f), "seq.old_nonempty");
 	EXPECT_EQ(f.memcg, 3);
 	finish();
 }
@@ -370,9 +371,9 @@ TEST(seq_advance_catches_two_steps)
 {
 	build();
 	save();
-	w.seq_before[0] = 0;
+	w.cs.seq_before[0] = 0;
 	lru(0)->seq = 2;
-	EXPECT_FAILS(check_seq_advance(&w, 0, &f), "seq.advance");
+	EXPECT_FAILS(check_seq_advance(&w.cs, 0, &f), "seq.advance");
 	finish();
 }
 
@@ -380,10 +381,10 @@ TEST(seq_advance_catches_an_advance_without_emptying)
 {
 	build();
 	save();
-	w.seq_before[0] = 0;
-	w.old_count_before[0] = 3;
+	w.cs.seq_before[0] = 0;
+	w.cs.old_count_before[0] = 3;
 	lru(0)->seq = 1;	/* gen 0 still holds m0 m1 m2 */
-	EXPECT_FAILS(check_seq_advance(&w, 0, &f), "seq.advance");
+	EXPECT_FAILS(check_seq_advance(&w.cs, 0, &f), "seq.advance");
 	EXPECT_EQ(f.gen, 0);
 	finish();
 }
@@ -394,18 +395,18 @@ TEST(seq_advance_catches_emptying_without_advancing)
 
 	build();
 	save();
-	w.seq_before[0] = 0;
-	w.old_count_before[0] = 3;
+	w.cs.seq_before[0] = 0;
+	w.cs.old_count_before[0] = 3;
 	for (m = 0; m < 3; m++)
 		hlist_nulls_del_init_rcu(&lg(m, 0)->list);
-	EXPECT_FAILS(check_seq_advance(&w, 0, &f), "seq.advance");
+	EXPECT_FAILS(check_seq_advance(&w.cs, 0, &f), "seq.advance");
 	restore();
 	/* the real thing: emptying old moves seq by one, and that passes */
 	rotate(0, 0, MEMCG_LRU_YOUNG, 2);
 	rotate(1, 0, MEMCG_LRU_YOUNG, 2);
 	rotate(2, 0, MEMCG_LRU_YOUNG, 2);
 	EXPECT_EQ(lru(0)->seq, 1);
-	EXPECT(check_seq_advance(&w, 0, &f));
+	EXPECT(check_seq_advance(&w.cs, 0, &f));
 	save();
 	finish();
 }
@@ -418,7 +419,7 @@ static bool seg_check(int m, int nid, int rotate_op, int gen_before,
 	struct mlf_op op = mkop(MLF_OP_ROTATE, m, nid, 0);
 
 	op.rotate_op = rotate_op;
-	return check_seg_semantics(&w, &op, nid, rotate_op, gen_before,
+	return check_seg_semantics(&w.cs, &op, nid, rotate_op, gen_before,
 				   seg_before, lru(nid)->seq, &f);
 }
 
@@ -469,14 +470,14 @@ TEST(model_order_catches_a_swap)
 	struct lru_gen_folio *m0;
 
 	build();
-	ASSERT(check_model_order(&w, 0, &f));
+	ASSERT(check_model_order(&w.cs, 0, &f));
 	save();
 	m0 = lg(0, 0);
 	hlist_nulls_del_init_rcu(&m0->list);
 	hlist_nulls_add_behind_rcu(&m0->list, &lg(1, 0)->list);
-	EXPECT(check_list_links(&w, 0, &f));
-	EXPECT(check_list_membership(&w, 0, &f));
-	EXPECT_FAILS(check_model_order(&w, 0, &f), "model.order");
+	EXPECT(check_list_links(&w.cs, 0, &f));
+	EXPECT(check_list_membership(&w.cs, 0, &f));
+	EXPECT_FAILS(check_model_order(&w.cs, 0, &f), "model.order");
 	EXPECT_EQ(f.gen, 0);
 	EXPECT_EQ(f.bin, 0);
 	EXPECT_EQ(f.memcg, 1);
@@ -487,16 +488,16 @@ TEST(model_order_catches_seq_gen_and_seg)
 {
 	build();
 	save();
-	w.model.nodes[1].seq = 7;
-	EXPECT_FAILS(check_model_order(&w, 1, &f), "model.order");
+	w.cs.model.nodes[1].seq = 7;
+	EXPECT_FAILS(check_model_order(&w.cs, 1, &f), "model.order");
 	restore();
 	lg(2, 1)->seg = MEMCG_LRU_TAIL;
-	EXPECT_FAILS(check_model_order(&w, 1, &f), "model.order");
+	EXPECT_FAILS(check_model_order(&w.cs, 1, &f), "model.order");
 	EXPECT_EQ(f.memcg, 2);
 	restore();
-	w.model.memcgs[1].refs++;
-	EXPECT_FAILS(check_model_order(&w, 0, &f), "model.order");
-	w.model.memcgs[1].refs--;
+	w.cs.model.memcgs[1].refs++;
+	EXPECT_FAILS(check_model_order(&w.cs, 0, &f), "model.order");
+	w.cs.model.memcgs[1].refs--;
 	finish();
 }
 
@@ -508,24 +509,24 @@ TEST(reclaim_progress_catches_a_dead_memcg_left_linked)
 
 	build();
 	apply(mkop(MLF_OP_OFFLINE, 0, 0, 6));	/* dead: no one holds it */
-	ASSERT(w.slots[0].state == SLOT_DEAD);
+	ASSERT(w.cs.slots[0].state == SLOT_DEAD);
 	ASSERT(all_pass());
 	/* a walk met m0, tryget failed, and m0 is still linked */
-	EXPECT_FAILS(check_reclaim_progress(&w, 0, 0, false, failed, 1, &f),
+	EXPECT_FAILS(check_reclaim_progress(&w.cs, 0, 0, false, failed, 1, &f),
 		     "reclaim.progress");
 	EXPECT_EQ(f.memcg, 0);
-	EXPECT_FAILS(check_reclaim_progress(&w, 0, 0, true, failed, 1, &f),
+	EXPECT_FAILS(check_reclaim_progress(&w.cs, 0, 0, true, failed, 1, &f),
 		     "reclaim.progress");
 	/* a whole walk of gen 0 that did not meet it */
-	EXPECT_FAILS(check_reclaim_progress(&w, 1, 0, false, NULL, 0, &f),
+	EXPECT_FAILS(check_reclaim_progress(&w.cs, 1, 0, false, NULL, 0, &f),
 		     "reclaim.progress");
 	/* an aborted walk, or one of another generation, may miss it */
-	EXPECT(check_reclaim_progress(&w, 1, 0, true, NULL, 0, &f));
-	EXPECT(check_reclaim_progress(&w, 1, 1, false, NULL, 0, &f));
+	EXPECT(check_reclaim_progress(&w.cs, 1, 0, true, NULL, 0, &f));
+	EXPECT(check_reclaim_progress(&w.cs, 1, 1, false, NULL, 0, &f));
 	/* the real walk releases it */
 	apply(mkop(MLF_OP_RECLAIM, 0, 0, 0));
 	EXPECT(hlist_nulls_unhashed(&lg(0, 0)->list));
-	EXPECT(check_reclaim_progress(&w, 0, 0, false, failed, 1, &f));
+	EXPECT(check_reclaim_progress(&w.cs, 0, 0, false, failed, 1, &f));
 	save();
 	finish();
 }
@@ -535,16 +536,16 @@ TEST(reclaim_progress_catches_a_dead_memcg_left_linked)
 TEST(nr_memcgs_against_the_model_catches_a_wrong_count)
 {
 	build();
-	ASSERT(check_nr_memcgs_model(&w, 0, &f));
-	ASSERT(check_node_quick(&w, 1, &f));
+	ASSERT(check_nr_memcgs_model(&w.cs, 0, &f));
+	ASSERT(check_node_quick(&w.cs, 1, &f));
 	save();
 	lru(0)->nr_memcgs[1]--;
-	EXPECT_FAILS(check_nr_memcgs_model(&w, 0, &f), "nr_memcgs");
+	EXPECT_FAILS(check_nr_memcgs_model(&w.cs, 0, &f), "nr_memcgs");
 	EXPECT_EQ(f.gen, 1);
-	EXPECT_FAILS(check_node_quick(&w, 0, &f), "nr_memcgs");
+	EXPECT_FAILS(check_node_quick(&w.cs, 0, &f), "nr_memcgs");
 	restore();
-	w.model.nodes[1].seq = 4;
-	EXPECT_FAILS(check_node_quick(&w, 1, &f), "model.order");
+	w.cs.model.nodes[1].seq = 4;
+	EXPECT_FAILS(check_node_quick(&w.cs, 1, &f), "model.order");
 	finish();
 }
 
@@ -554,19 +555,19 @@ TEST(check_bin_catches_each_of_its_checks)
 	struct hlist_nulls_head *head;
 
 	build();
-	ASSERT(check_bin(&w, 0, 0, 0, &f));
+	ASSERT(check_bin(&w.cs, 0, 0, 0, &f));
 	save();
 	lg(2, 0)->list.pprev = &lg(0, 0)->list.next;
-	EXPECT_FAILS(check_bin(&w, 0, 0, 0, &f), "list.links");
+	EXPECT_FAILS(check_bin(&w.cs, 0, 0, 0, &f), "list.links");
 	EXPECT_EQ(f.memcg, 2);
 	/* another bin of the node is not what check_bin looks at */
-	EXPECT(check_bin(&w, 0, 1, 2, &f));
+	EXPECT(check_bin(&w.cs, 0, 1, 2, &f));
 	restore();
 	head = &lru(1)->fifo[0][1];
 	stale.list.next = head->first;
 	stale.list.pprev = &head->first;
 	head->first = &stale.list;
-	EXPECT_FAILS(check_bin(&w, 1, 0, 1, &f), "list.membership");
+	EXPECT_FAILS(check_bin(&w.cs, 1, 0, 1, &f), "list.membership");
 	EXPECT_EQ(f.bin, 1);
 	restore();
 	hlist_nulls_del_init_rcu(&lg(0, 1)->list);
@@ -574,12 +575,12 @@ TEST(check_bin_catches_each_of_its_checks)
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
 	lru(1)->tail[0][0] = &lg(0, 1)->list;	/* only the order is wrong */
 #endif
-	EXPECT_FAILS(check_bin(&w, 1, 0, 0, &f), "model.order");
+	EXPECT_FAILS(check_bin(&w.cs, 1, 0, 0, &f), "model.order");
 	EXPECT_EQ(f.memcg, 1);
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
 	restore();
 	lru(1)->tail[0][0] = &lg(1, 1)->list;
-	EXPECT_FAILS(check_bin(&w, 1, 0, 0, &f), "tail.cache");
+	EXPECT_FAILS(check_bin(&w.cs, 1, 0, 0, &f), "tail.cache");
 #endif
 	finish();
 }
@@ -589,40 +590,40 @@ TEST(check_memcg_catches_its_own_links_and_place)
 	struct lru_gen_folio stale = { 0 };
 
 	build();
-	ASSERT(check_memcg(&w, 0, 1, &f));
-	ASSERT(check_memcg(&w, 1, 3, &f));
+	ASSERT(check_memcg(&w.cs, 0, 1, &f));
+	ASSERT(check_memcg(&w.cs, 1, 3, &f));
 	save();
 	/* pprev into no head and no live lrugen */
 	lg(1, 0)->list.pprev = &stale.list.next;
-	EXPECT_FAILS(check_memcg(&w, 0, 1, &f), "list.membership");
+	EXPECT_FAILS(check_memcg(&w.cs, 0, 1, &f), "list.membership");
 	EXPECT_EQ(f.memcg, 1);
 	restore();
 	/* pprev at m2's next, which does not point back at m1 */
 	lg(1, 0)->list.pprev = &lg(2, 0)->list.next;
-	EXPECT_FAILS(check_memcg(&w, 0, 1, &f), "list.links");
+	EXPECT_FAILS(check_memcg(&w.cs, 0, 1, &f), "list.links");
 	restore();
 	/* the successor's pprev is stale (the add-behind-interior trace) */
 	lg(2, 0)->list.pprev = &lg(0, 0)->list.next;
-	EXPECT_FAILS(check_memcg(&w, 0, 1, &f), "list.links");
+	EXPECT_FAILS(check_memcg(&w.cs, 0, 1, &f), "list.links");
 	EXPECT_EQ(f.memcg, 2);
 	restore();
 	lg(1, 0)->list.next = &stale.list;
-	EXPECT_FAILS(check_memcg(&w, 0, 1, &f), "list.membership");
+	EXPECT_FAILS(check_memcg(&w.cs, 0, 1, &f), "list.membership");
 	restore();
 	/* last of a list of gen 0, but claims gen 1 (and the model gen 0) */
 	lg(2, 0)->list.next = (struct hlist_nulls_node *)NULLS_MARKER(1);
-	EXPECT_FAILS(check_memcg(&w, 0, 2, &f), "list.membership");
+	EXPECT_FAILS(check_memcg(&w.cs, 0, 2, &f), "list.membership");
 	restore();
 	lg(3, 1)->gen = 1;
-	EXPECT_FAILS(check_memcg(&w, 1, 3, &f), "model.order");
+	EXPECT_FAILS(check_memcg(&w.cs, 1, 3, &f), "model.order");
 	restore();
-	w.model.memcgs[3].refs++;
-	EXPECT_FAILS(check_memcg(&w, 1, 3, &f), "model.order");
-	w.model.memcgs[3].refs--;
+	w.cs.model.memcgs[3].refs++;
+	EXPECT_FAILS(check_memcg(&w.cs, 1, 3, &f), "model.order");
+	w.cs.model.memcgs[3].refs--;
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
 	restore();
 	lg(3, 1)->bin = 6;
-	EXPECT_FAILS(check_memcg(&w, 1, 3, &f), "list.membership");
+	EXPECT_FAILS(check_memcg(&w.cs, 1, 3, &f), "list.membership");
 #endif
 	finish();
 }
@@ -719,7 +720,7 @@ TEST(touched_checks_catch_a_forgotten_count_and_seq)
 	testlib_catch_failures();
 	world_check_touched(&w);	/* the per-op part needs none of it */
 	EXPECT_EQ(testlib_caught.count, 0);
-	EXPECT_FAILS(check_node_quick(&w, 1, &f), "nr_memcgs");
+	EXPECT_FAILS(check_node_quick(&w.cs, 1, &f), "nr_memcgs");
 	testlib_stop_catching();
 	finish();
 }
@@ -781,11 +782,11 @@ TEST(the_map_follows_online_and_release)
 	apply(mkop(MLF_OP_OFFLINE, 2, 0, 0));
 	apply(mkop(MLF_OP_RELEASE, 2, 0, 0));
 	EXPECT_EQ(world_lrugen_lookup(&w, p, &nid), -1);
-	EXPECT_EQ(w.map.nr, 3 * 2);
+	EXPECT_EQ(w.cs.map.nr, 3 * 2);
 	apply(mkop(MLF_OP_ONLINE, 2, 0, 0));
 	EXPECT_EQ(world_lrugen_lookup(&w, &lg(2, 0)->list, &nid), 2);
 	EXPECT_EQ(nid, 0);
-	EXPECT_EQ(w.map.nr, 4 * 2);
+	EXPECT_EQ(w.cs.map.nr, 4 * 2);
 	save();
 	finish();
 }

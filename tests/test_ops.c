@@ -66,24 +66,24 @@ static bool set_outcome(int m, int below_min, int below_low, int success,
 
 static struct lru_gen_folio *lrugen(int m, int nid)
 {
-	return &get_lruvec(w.slots[m].memcg, nid)->lrugen;
+	return &get_lruvec(w.cs.slots[m].memcg, nid)->lrugen;
 }
 
 static unsigned long seq(int nid)
 {
-	return w.nodes[nid].memcg_lru.seq;
+	return w.cs.nodes[nid].memcg_lru.seq;
 }
 
 static long refcnt(int m)
 {
-	return atomic_long_read(&w.slots[m].memcg->refcnt);
+	return atomic_long_read(&w.cs.slots[m].memcg->refcnt);
 }
 
 /* The memcg ids in fifo[gen][bin] of @nid, read from the port's list. */
 static int port_bin(int nid, int gen, int bin, int *ids, int max)
 {
 	struct hlist_nulls_node *pos =
-		w.nodes[nid].memcg_lru.fifo[gen][bin].first;
+		w.cs.nodes[nid].memcg_lru.fifo[gen][bin].first;
 	int n = 0;
 
 	while (!is_a_nulls(pos) && n < max) {
@@ -138,10 +138,10 @@ TEST(online_appends_to_tail_of_old_gen_on_every_node)
 		EXPECT_BIN(nid, 0, 5, 2);
 		EXPECT_EQ(lrugen(1, nid)->gen, 0);
 		EXPECT_EQ(lrugen(1, nid)->seg, 0);
-		EXPECT_EQ(w.nodes[nid].memcg_lru.nr_memcgs[0], 3);
+		EXPECT_EQ(w.cs.nodes[nid].memcg_lru.nr_memcgs[0], 3);
 	}
 	EXPECT_EQ(refcnt(0), 1);
-	EXPECT_EQ(w.slots[0].state, SLOT_ONLINE);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_ONLINE);
 
 	/* empty node 1's old gen: it moves on, and online follows its seq */
 	EXPECT(rotate(0, 1, MEMCG_LRU_YOUNG, 0));
@@ -175,9 +175,9 @@ TEST(offline_moves_to_head_of_old_gen)
 	EXPECT_EQ(lrugen(0, 0)->gen, 0);
 	EXPECT_EQ(lrugen(0, 0)->seg, 0);
 	/* offline drops the base reference: nobody else holds one */
-	EXPECT_EQ(w.slots[0].state, SLOT_DEAD);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_DEAD);
 	EXPECT_EQ(refcnt(0), 0);
-	EXPECT(!w.slots[0].memcg->online);
+	EXPECT(!w.cs.slots[0].memcg->online);
 
 	/* the segment goes back to default */
 	EXPECT(apply(mkop(MLF_OP_OFFLINE, 1, 0, 2, 0, 0)));
@@ -268,17 +268,17 @@ TEST(release_unlinks_everywhere_and_advances_seq)
 	rotate(1, 0, MEMCG_LRU_YOUNG, 2);
 	EXPECT(!apply(mkop(MLF_OP_RELEASE, 0, 0, 0)));	/* not dead */
 	apply(mkop(MLF_OP_OFFLINE, 0, 0, 2, 1, 1));
-	EXPECT_EQ(w.slots[0].state, SLOT_DEAD);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_DEAD);
 	EXPECT(apply(mkop(MLF_OP_RELEASE, 0, 0, 0)));
-	EXPECT_EQ(w.slots[0].state, SLOT_EMPTY);
-	EXPECT(!w.slots[0].memcg);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_EMPTY);
+	EXPECT(!w.cs.slots[0].memcg);
 	EXPECT_BIN_EMPTY(0, 0, 1);
 	EXPECT_BIN_EMPTY(1, 0, 1);
 	/* node 0: old emptied, young (m1) becomes old; node 1: m1 is old */
 	EXPECT_EQ(seq(0), 1);
 	EXPECT_EQ(seq(1), 0);
-	EXPECT_EQ(w.nodes[0].memcg_lru.nr_memcgs[0], 0);
-	EXPECT_EQ(w.nodes[1].memcg_lru.nr_memcgs[0], 1);
+	EXPECT_EQ(w.cs.nodes[0].memcg_lru.nr_memcgs[0], 0);
+	EXPECT_EQ(w.cs.nodes[1].memcg_lru.nr_memcgs[0], 1);
 	/* the slot may be onlined again: a new memcg */
 	EXPECT(online(0, 4));
 	EXPECT_BIN(0, 1, 4, 0);
@@ -315,7 +315,7 @@ TEST(get_put_and_the_life_cycle)
 	online(0, 0);
 	EXPECT(apply(mkop(MLF_OP_GET, 0, 0, 0)));
 	EXPECT_EQ(refcnt(0), 2);
-	EXPECT_EQ(w.slots[0].refs, 1);
+	EXPECT_EQ(w.cs.slots[0].refs, 1);
 	EXPECT(apply(mkop(MLF_OP_PUT, 0, 0, 0)));
 	EXPECT_EQ(refcnt(0), 1);
 	/* the harness holds no reference any more: nothing to put */
@@ -323,13 +323,13 @@ TEST(get_put_and_the_life_cycle)
 
 	EXPECT(apply(mkop(MLF_OP_GET, 0, 0, 0)));
 	EXPECT(apply(mkop(MLF_OP_OFFLINE, 0, 0, 1, 0)));
-	EXPECT_EQ(w.slots[0].state, SLOT_OFFLINE);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_OFFLINE);
 	EXPECT_EQ(refcnt(0), 1);
 	EXPECT(!apply(mkop(MLF_OP_RELEASE, 0, 0, 0)));
 	EXPECT(apply(mkop(MLF_OP_GET, 0, 0, 0)));
 	EXPECT(apply(mkop(MLF_OP_PUT, 0, 0, 0)));
 	EXPECT(apply(mkop(MLF_OP_PUT, 0, 0, 0)));
-	EXPECT_EQ(w.slots[0].state, SLOT_DEAD);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_DEAD);
 	EXPECT_EQ(refcnt(0), 0);
 	EXPECT(!apply(mkop(MLF_OP_GET, 0, 0, 0)));
 	EXPECT(!apply(mkop(MLF_OP_PUT, 0, 0, 0)));
@@ -343,7 +343,7 @@ TEST(reclaim_releases_a_dead_memcg_it_meets)
 	online(0, 0);
 	online(1, 0);
 	apply(mkop(MLF_OP_OFFLINE, 0, 0, 2, 0, 0));
-	EXPECT_EQ(w.slots[0].state, SLOT_DEAD);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_DEAD);
 	EXPECT_BIN(0, 0, 0, 0, 1);
 
 	/* m0: tryget fails, released; m1 (all outcomes off): TAIL, then YOUNG */
@@ -351,7 +351,7 @@ TEST(reclaim_releases_a_dead_memcg_it_meets)
 	EXPECT_EQ(w.walks, 1);
 	EXPECT(hlist_nulls_unhashed(&lrugen(0, 0)->list));
 	EXPECT(hlist_nulls_unhashed(&lrugen(0, 1)->list));
-	EXPECT_EQ(w.slots[0].state, SLOT_DEAD);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_DEAD);
 	EXPECT_BIN_EMPTY(0, 0, 0);
 	EXPECT_BIN_EMPTY(0, 0, 3);
 	EXPECT_BIN(0, 1, 6, 1);
@@ -517,8 +517,8 @@ TEST(reclaim_release_advances_another_node_twice)
 	rotate(1, 1, MEMCG_LRU_YOUNG, 1);
 	apply(mkop(MLF_OP_PUT, 1, 0, 0));
 	apply(mkop(MLF_OP_OFFLINE, 0, 0, 2, 0, 0));
-	EXPECT_EQ(w.slots[0].state, SLOT_DEAD);
-	EXPECT_EQ(w.slots[1].state, SLOT_DEAD);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_DEAD);
+	EXPECT_EQ(w.cs.slots[1].state, SLOT_DEAD);
 	EXPECT_BIN(1, 0, 0, 0);
 	EXPECT_BIN(1, 1, 1, 1);
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernel/sanitizer.h"
+#include "kernel/sanitizer.h"
 
 static const char *const seg_names[] = { "default", "head", "tail" };
 static const char *const op_names[] = { "?", "HEAD", "TAIL", "OLD", "YOUNG" };

@@ -29,8 +29,8 @@
 #ifndef _MLF_CHECK_LIN_H
 #define _MLF_CHECK_LIN_H
 
-#include "../kernel/report.h"
-#include "../mm/vmscan.h"
+#include "kernel/report.h"
+#include "mm/vmscan.h"
 
 #define LIN_MAX_TASKS 8
 #define LIN_NR_GENS 3

@@ -11,9 +11,10 @@
 #ifndef _MLF_CHECK_MODEL_H
 #define _MLF_CHECK_MODEL_H
 
-#include "../harness/op.h"
-#include "../kernel/nodemask.h"
-#include "../kernel/types.h"
+#include "kernel/nodemask.h"
+#include "kernel/types.h"
+
+#include "op.h"
 
 #define MODEL_NR_GENS 3
 #define MODEL_NR_BINS 8

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The reclaim accounting checks. What the harness knows independently of
- * the counters it checks: which folios sit on an isolated list (parked
- * evictions and the one in flight), the folios on each lruvec's generation
- * lists (walked here, not read from nr_pages), and which memcg each stat
- * event was meant for (reclaim_world.c attributes them itself).
+ * The reclaim accounting checks (reclaim_checks.h). What the harness knows
+ * independently of the counters they check: which folios sit on an
+ * isolated list (parked evictions and the one in flight), the folios on
+ * each lruvec's generation lists (walked here, not read from nr_pages), and
+ * which memcg each stat event was meant for (reclaim_world.c attributes
+ * them itself).
  */
 /*
  * Only the reclaim port (src/mm/reclaim.cmake) defines MLF_EVICTION; a
@@ -27,8 +28,9 @@ unsigned long mlf_lruvec_count_folios(struct lruvec *lruvec, int type)
 }
 
 /* folios the harness knows are isolated from @lruvec (NULL: any) of @nid */
-static __maybe_unused long known_isolated(const struct mlf_reclaim_world *rw, int nid,
-			   const struct lruvec *lruvec, int type)
+static __maybe_unused long
+known_isolated(const struct mlf_reclaim_check_state *rw, int nid,
+	       const struct lruvec *lruvec, int type)
 {
 	long n = 0;
 	int k;
@@ -49,22 +51,22 @@ static __maybe_unused long known_isolated(const struct mlf_reclaim_world *rw, in
 	return n;
 }
 
-static struct lruvec *slot_lruvec(const struct mlf_reclaim_world *rw, int i,
-				  int nid)
+static struct lruvec *slot_lruvec(const struct mlf_reclaim_check_state *rw,
+				  int i, int nid)
 {
-	struct mem_cgroup *memcg = rw->w.slots[i].memcg;
+	struct mem_cgroup *memcg = rw->w->slots[i].memcg;
 
 	return memcg ? get_lruvec(memcg, nid) : NULL;
 }
 
-bool check_isolated_nonneg(const struct mlf_reclaim_world *rw,
+bool check_isolated_nonneg(const struct mlf_reclaim_check_state *rw,
 			   struct mlf_failure *f)
 {
 	int nid, type, i;
 
-	for (nid = 0; nid < rw->w.nr_nodes; nid++) {
+	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (type = 0; type < ANON_AND_FILE; type++) {
-			long v = node_page_state_raw(&rw->w.nodes[nid],
+			long v = node_page_state_raw(&rw->w->nodes[nid],
 						     NR_ISOLATED_ANON + type);
 
 			if (v < 0) {
@@ -75,7 +77,7 @@ bool check_isolated_nonneg(const struct mlf_reclaim_world *rw,
 				return false;
 			}
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
-			for (i = 0; i < rw->w.pool_size; i++) {
+			for (i = 0; i < rw->w->pool_size; i++) {
 				struct lruvec *lruvec = slot_lruvec(rw, i, nid);
 
 				if (!lruvec)
@@ -98,16 +100,16 @@ bool check_isolated_nonneg(const struct mlf_reclaim_world *rw,
 	return true;
 }
 
-bool check_isolated_exact(const struct mlf_reclaim_world *rw,
+bool check_isolated_exact(const struct mlf_reclaim_check_state *rw,
 			  struct mlf_failure *f)
 {
 	int nid, type, i;
 
-	for (nid = 0; nid < rw->w.nr_nodes; nid++) {
+	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (type = 0; type < ANON_AND_FILE; type++) {
 #ifdef CONFIG_LRU_GEN_ISO_COUNT
 			long want = known_isolated(rw, nid, NULL, type);
-			long v = node_page_state_raw(&rw->w.nodes[nid],
+			long v = node_page_state_raw(&rw->w->nodes[nid],
 						     NR_ISOLATED_ANON + type);
 
 			if (v != want) {
@@ -120,7 +122,7 @@ bool check_isolated_exact(const struct mlf_reclaim_world *rw,
 			}
 #endif
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
-			for (i = 0; i < rw->w.pool_size; i++) {
+			for (i = 0; i < rw->w->pool_size; i++) {
 				struct lruvec *lruvec = slot_lruvec(rw, i, nid);
 				long got;
 
@@ -145,19 +147,19 @@ bool check_isolated_exact(const struct mlf_reclaim_world *rw,
 	return true;
 }
 
-bool check_isolated_sum(const struct mlf_reclaim_world *rw,
+bool check_isolated_sum(const struct mlf_reclaim_check_state *rw,
 			struct mlf_failure *f)
 {
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
 	int nid, type, i;
 
-	for (nid = 0; nid < rw->w.nr_nodes; nid++) {
+	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (type = 0; type < ANON_AND_FILE; type++) {
 			long sum = 0;
-			long v = node_page_state_raw(&rw->w.nodes[nid],
+			long v = node_page_state_raw(&rw->w->nodes[nid],
 						     NR_ISOLATED_ANON + type);
 
-			for (i = 0; i < rw->w.pool_size; i++) {
+			for (i = 0; i < rw->w->pool_size; i++) {
 				struct lruvec *lruvec = slot_lruvec(rw, i, nid);
 
 				if (lruvec)
@@ -178,7 +180,7 @@ bool check_isolated_sum(const struct mlf_reclaim_world *rw,
 	return true;
 }
 
-bool check_isolated_quiescent(const struct mlf_reclaim_world *rw,
+bool check_isolated_quiescent(const struct mlf_reclaim_check_state *rw,
 			      struct mlf_failure *f)
 {
 	int nid, type, k, i;
@@ -188,9 +190,9 @@ bool check_isolated_quiescent(const struct mlf_reclaim_world *rw,
 	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++)
 		if (rw->parked[k].used)
 			return true;
-	for (nid = 0; nid < rw->w.nr_nodes; nid++) {
+	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (type = 0; type < ANON_AND_FILE; type++) {
-			long v = node_page_state_raw(&rw->w.nodes[nid],
+			long v = node_page_state_raw(&rw->w->nodes[nid],
 						     NR_ISOLATED_ANON + type);
 
 			if (v) {
@@ -201,7 +203,7 @@ bool check_isolated_quiescent(const struct mlf_reclaim_world *rw,
 				return false;
 			}
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
-			for (i = 0; i < rw->w.pool_size; i++) {
+			for (i = 0; i < rw->w->pool_size; i++) {
 				struct lruvec *lruvec = slot_lruvec(rw, i, nid);
 
 				if (!lruvec)
@@ -305,15 +307,15 @@ static const char *const event_name[MLF_NR_EVENT_ITEMS] = {
 	"PGSTEAL_ANON", "PGSTEAL_FILE",
 };
 
-bool check_stats_reparent(const struct mlf_reclaim_world *rw,
+bool check_stats_reparent(const struct mlf_reclaim_check_state *rw,
 			  struct mlf_failure *f)
 {
 	int nid, e, i;
 
-	for (nid = 0; nid < rw->w.nr_nodes; nid++) {
+	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (e = 0; e < MLF_NR_EVENT_ITEMS; e++) {
 			int idx = WORKINGSET_REFAULT_ANON + e;
-			long v = node_page_state_raw(&rw->w.nodes[nid], idx);
+			long v = node_page_state_raw(&rw->w->nodes[nid], idx);
 
 			if (v != rw->expect_node[nid][e]) {
 				mlf_failure_at(f, "stats.reparent", nid,
@@ -332,7 +334,7 @@ bool check_stats_reparent(const struct mlf_reclaim_world *rw,
 						rw->expect_root[nid][e]);
 				return false;
 			}
-			for (i = 0; i < rw->w.pool_size; i++) {
+			for (i = 0; i < rw->w->pool_size; i++) {
 				struct lruvec *lruvec = slot_lruvec(rw, i, nid);
 
 				if (!lruvec)

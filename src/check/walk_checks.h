@@ -28,7 +28,7 @@
 #ifndef _MLF_CHECK_WALK_CHECKS_H
 #define _MLF_CHECK_WALK_CHECKS_H
 
-#include "../kernel/trace.h"
+#include "kernel/trace.h"
 #include "lin.h"
 
 struct mlf_walk_check {

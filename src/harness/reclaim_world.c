@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../check/checks.h"
-#include "../check/reclaim_checks.h"
+#include "check/checks.h"
+#include "check/reclaim_checks.h"
 
 static const char *const op_names[RECLAIM_OP_NR] = {
 	[RECLAIM_OP_ONLINE] = "online",	  [RECLAIM_OP_OFFLINE] = "offline",
@@ -49,10 +49,10 @@ static void check_isolation(struct mlf_reclaim_world *rw)
 {
 	struct mlf_failure f;
 
-	fail_if(check_isolated_nonneg(rw, &f), &f);
-	fail_if(check_isolated_exact(rw, &f), &f);
-	fail_if(check_isolated_sum(rw, &f), &f);
-	fail_if(check_isolated_quiescent(rw, &f), &f);
+	fail_if(check_isolated_nonneg(&rw->rcs, &f), &f);
+	fail_if(check_isolated_exact(&rw->rcs, &f), &f);
+	fail_if(check_isolated_sum(&rw->rcs, &f), &f);
+	fail_if(check_isolated_quiescent(&rw->rcs, &f), &f);
 }
 
 /* the event goes to @slot if online, else to the root (its parent) */
@@ -61,11 +61,11 @@ static void expect_event(struct mlf_reclaim_world *rw, int slot, int nid,
 {
 	int e = idx - WORKINGSET_REFAULT_ANON;
 
-	if (rw->w.slots[slot].state == SLOT_ONLINE)
-		rw->expect[slot][nid][e]++;
+	if (rw->w.cs.slots[slot].state == SLOT_ONLINE)
+		rw->rcs.expect[slot][nid][e]++;
 	else
-		rw->expect_root[nid][e]++;
-	rw->expect_node[nid][e]++;
+		rw->rcs.expect_root[nid][e]++;
+	rw->rcs.expect_node[nid][e]++;
 }
 
 static void free_hook(struct folio *folio)
@@ -97,12 +97,12 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 	}
 	case MLF_EVICT_ISOLATED:
 		rw->evictions++;
-		rw->in_flight = arg;
+		rw->rcs.in_flight = arg;
 		fail_if(check_throttle_isolated(arg, &f), &f);
 		check_isolation(rw);
 		break;
 	case MLF_EVICT_DONE:
-		rw->in_flight = NULL;
+		rw->rcs.in_flight = NULL;
 		check_isolation(rw);
 		break;
 	}
@@ -131,9 +131,10 @@ void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 	if (nr_nodes > 2)
 		nr_nodes = 2;
 	world_init(&rw->w, nr_nodes, pool_size);
-	rw->root = mem_cgroup_alloc(-1);
-	rw->root->swappiness = 60;
-	WRITE_ONCE(rw->root->online, true);
+	rw->rcs.w = &rw->w.cs;
+	rw->rcs.root = mem_cgroup_alloc(-1);
+	rw->rcs.root->swappiness = 60;
+	WRITE_ONCE(rw->rcs.root->online, true);
 	for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++)
 		rw->folios[i].id = i;
 	cur = rw;
@@ -154,7 +155,8 @@ static int alloc_folio(struct mlf_reclaim_world *rw)
 static bool apply_add(struct mlf_reclaim_world *rw,
 		      const struct mlf_reclaim_op *op, bool refault)
 {
-	struct lruvec *lruvec = get_lruvec(rw->w.slots[op->memcg].memcg, op->node);
+	struct lruvec *lruvec =
+		get_lruvec(rw->w.cs.slots[op->memcg].memcg, op->node);
 	int n, i;
 
 	for (n = 0; n < op->count; n++) {
@@ -204,7 +206,7 @@ static void drain_folios(struct mlf_reclaim_world *rw, int slot)
 
 static void put_ref(struct mlf_reclaim_world *rw, int slot)
 {
-	struct mlf_slot *s = &rw->w.slots[slot];
+	struct mlf_slot *s = &rw->w.cs.slots[slot];
 
 	if (mem_cgroup_put(s->memcg))
 		s->state = SLOT_DEAD;
@@ -217,7 +219,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 		.nr_to_reclaim = op->target,
 		.priority = op->priority,
 	};
-	int walk_gen = get_memcg_gen(rw->w.seq_before[op->node]);
+	int walk_gen = get_memcg_gen(rw->w.cs.seq_before[op->node]);
 	struct mlf_failure f;
 
 	walk_nr_failed = 0;
@@ -229,7 +231,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 	mlf_current_is_dying = false;
 	mlf_walk_probe = NULL;
 	rw->w.walks++;
-	fail_if(check_reclaim_progress(&rw->w, op->node, walk_gen,
+	fail_if(check_reclaim_progress(&rw->w.cs, op->node, walk_gen,
 				       sc.nr_to_reclaim &&
 					       sc.nr_reclaimed >= sc.nr_to_reclaim,
 				       walk_failed, walk_nr_failed, &f),
@@ -239,7 +241,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 static bool apply_park(struct mlf_reclaim_world *rw,
 		       const struct mlf_reclaim_op *op)
 {
-	struct mlf_slot *s = &rw->w.slots[op->memcg];
+	struct mlf_slot *s = &rw->w.cs.slots[op->memcg];
 	struct scan_control sc = { .priority = DEF_PRIORITY };
 	struct lruvec *lruvec;
 	int k;
@@ -247,7 +249,7 @@ static bool apply_park(struct mlf_reclaim_world *rw,
 	if (s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE)
 		return false;
 	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++)
-		if (!rw->parked[k].used)
+		if (!rw->rcs.parked[k].used)
 			break;
 	if (k == MLF_RECLAIM_MAX_PARKED)
 		return false;
@@ -256,22 +258,23 @@ static bool apply_park(struct mlf_reclaim_world *rw,
 	lruvec = get_lruvec(s->memcg, op->node);
 	mlf_current_is_kswapd = op->kswapd;
 	lru_gen_evict_begin(lruvec, &sc, get_swappiness(lruvec, &sc),
-			    &rw->parked[k].ev);
+			    &rw->rcs.parked[k].ev);
 	mlf_current_is_kswapd = false;
-	rw->parked[k].used = true;
-	rw->parked[k].memcg = op->memcg;
-	rw->in_flight = NULL;
+	rw->rcs.parked[k].used = true;
+	rw->rcs.parked[k].memcg = op->memcg;
+	rw->rcs.in_flight = NULL;
 	return true;
 }
 
 static bool apply_unpark(struct mlf_reclaim_world *rw, int k)
 {
-	struct mlf_reclaim_parked *p = &rw->parked[k % MLF_RECLAIM_MAX_PARKED];
+	struct mlf_reclaim_parked *p =
+		&rw->rcs.parked[k % MLF_RECLAIM_MAX_PARKED];
 	struct scan_control sc = { .priority = DEF_PRIORITY };
 
 	if (!p->used)
 		return false;
-	rw->in_flight = NULL;
+	rw->rcs.in_flight = NULL;
 	lru_gen_evict_finish(&p->ev, &sc);
 	p->used = false;
 	put_ref(rw, p->memcg);
@@ -283,16 +286,20 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	struct mlf_failure f;
 	int nid, i;
 
-	for (nid = 0; nid < rw->w.nr_nodes; nid++)
-		fail_if(check_structure(&rw->w, nid, &f), &f);
+	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
+		fail_if(check_structure(&rw->w.cs, nid, &f), &f);
 	check_isolation(rw);
-	for (nid = 0; nid < rw->w.nr_nodes; nid++)
-		for (i = 0; i < rw->w.pool_size; i++)
-			if (rw->w.slots[i].memcg)
-				fail_if(check_shadow_budget(get_lruvec(rw->w.slots[i].memcg, nid),
+	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
+		for (i = 0; i < rw->w.cs.pool_size; i++) {
+			struct mem_cgroup *memcg = rw->w.cs.slots[i].memcg;
+
+			if (memcg)
+				fail_if(check_shadow_budget(get_lruvec(memcg, nid),
 							    i, &f),
 					&f);
-	fail_if(check_stats_reparent(rw, &f), &f);
+		}
+	}
+	fail_if(check_stats_reparent(&rw->rcs, &f), &f);
 }
 
 bool reclaim_world_apply(struct mlf_reclaim_world *rw,
@@ -302,8 +309,8 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 	struct mlf_slot *s;
 	int nid, i;
 
-	op.memcg %= rw->w.pool_size;
-	op.node %= rw->w.nr_nodes;
+	op.memcg %= rw->w.cs.pool_size;
+	op.node %= rw->w.cs.nr_nodes;
 	op.type %= ANON_AND_FILE;
 	if (op.nr_draws > MLF_RECLAIM_MAX_DRAWS)
 		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
@@ -311,11 +318,11 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		op.priority = DEF_PRIORITY;
 	if (op.swappiness > MAX_SWAPPINESS)
 		op.swappiness = MAX_SWAPPINESS;
-	s = &rw->w.slots[op.memcg];
+	s = &rw->w.cs.slots[op.memcg];
 
 	mlf_current_op = rw->w.op_index++;
-	for (nid = 0; nid < rw->w.nr_nodes; nid++)
-		rw->w.seq_before[nid] = rw->w.nodes[nid].memcg_lru.seq;
+	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
+		rw->w.cs.seq_before[nid] = rw->w.cs.nodes[nid].memcg_lru.seq;
 	mlf_entropy_bytes(op.draws, op.nr_draws);
 
 	switch (op.kind) {
@@ -323,11 +330,12 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		if (s->state != SLOT_EMPTY)
 			goto skip;
 		s->memcg = mem_cgroup_alloc(op.memcg);
-		s->memcg->parent = rw->root;
+		s->memcg->parent = rw->rcs.root;
 		s->memcg->swappiness = 60;
 		s->state = SLOT_ONLINE;
 		s->refs = 0;
-		memset(rw->expect[op.memcg], 0, sizeof(rw->expect[op.memcg]));
+		memset(rw->rcs.expect[op.memcg], 0,
+		       sizeof(rw->rcs.expect[op.memcg]));
 		mem_cgroup_css_online(s->memcg);
 		break;
 	case RECLAIM_OP_OFFLINE:
@@ -404,8 +412,8 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		goto skip;
 	}
 	/* the last charge of an offline memcg went: its reference goes too */
-	for (i = 0; i < rw->w.pool_size; i++) {
-		s = &rw->w.slots[i];
+	for (i = 0; i < rw->w.cs.pool_size; i++) {
+		s = &rw->w.cs.slots[i];
 		if (rw->charge_ref[i] && !atomic_long_read(&s->memcg->usage)) {
 			rw->charge_ref[i] = false;
 			put_ref(rw, i);
@@ -430,8 +438,8 @@ void reclaim_world_destroy(struct mlf_reclaim_world *rw)
 	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++)
 		apply_unpark(rw, k);
 	check_isolation(rw);
-	for (i = 0; i < rw->w.pool_size; i++) {
-		if (!rw->w.slots[i].memcg)
+	for (i = 0; i < rw->w.cs.pool_size; i++) {
+		if (!rw->w.cs.slots[i].memcg)
 			continue;
 		drain_folios(rw, i);
 		if (rw->charge_ref[i]) {
@@ -442,8 +450,8 @@ void reclaim_world_destroy(struct mlf_reclaim_world *rw)
 	mlf_free_folio_hook = NULL;
 	mlf_evict_probe = NULL;
 	cur = NULL;
-	css_release(rw->root);
-	rw->root = NULL;
+	css_release(rw->rcs.root);
+	rw->rcs.root = NULL;
 	world_destroy(&rw->w);
 }
 

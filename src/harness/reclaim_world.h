@@ -14,16 +14,14 @@
 #ifndef _MLF_HARNESS_RECLAIM_WORLD_H
 #define _MLF_HARNESS_RECLAIM_WORLD_H
 
-#include "../mm/eviction.h"
-#include "../mm/workingset.h"
+#include "check/reclaim_state.h"
+#include "mm/eviction.h"
+#include "mm/workingset.h"
+
 #include "world.h"
 
 #define MLF_RECLAIM_MAX_FOLIOS 512
-#define MLF_RECLAIM_MAX_PARKED 4
-#define MLF_RECLAIM_MAX_POOL 16
 #define MLF_RECLAIM_MAX_DRAWS 32
-/* the event items that follow a live memcg (stats.h) */
-#define MLF_NR_EVENT_ITEMS (NR_VM_NODE_STAT_ITEMS - WORKINGSET_REFAULT_ANON)
 
 enum mlf_reclaim_op_kind {
 	RECLAIM_OP_ONLINE,	/* online m (1 draw: the bin) */
@@ -63,35 +61,23 @@ struct mlf_reclaim_op {
 	u8 draws[MLF_RECLAIM_MAX_DRAWS];
 };
 
-struct mlf_reclaim_parked {
-	bool used;
-	int memcg;		/* pool slot; holds a css reference */
-	struct lru_gen_eviction ev;
-};
-
 struct mlf_reclaim_world {
 	struct mlf_world w;
-	struct mem_cgroup *root;
+	/*
+	 * What the reclaim checks read (check/reclaim_state.h): the root
+	 * memcg, the parked evictions and the one in flight, the event counts
+	 * each lruvec should hold; and, through rcs.w, w.cs.
+	 */
+	struct mlf_reclaim_check_state rcs;
 	struct folio folios[MLF_RECLAIM_MAX_FOLIOS];
 	bool folio_used[MLF_RECLAIM_MAX_FOLIOS];
 	int folio_memcg[MLF_RECLAIM_MAX_FOLIOS];	/* pool slot */
-	struct mlf_reclaim_parked parked[MLF_RECLAIM_MAX_PARKED];
 	/*
 	 * Charged folios keep an offline memcg alive (a css reference per
 	 * charge in the kernel): the harness holds one reference for all of
 	 * them from offline until the last is uncharged.
 	 */
 	bool charge_ref[MLF_RECLAIM_MAX_POOL];
-	/* the eviction of the current reclaim op between its probes */
-	const struct lru_gen_eviction *in_flight;
-	/*
-	 * stats.reparent: the memcg-local event counts each lruvec should
-	 * hold, attributed by the harness itself to the nearest memcg that
-	 * is online (or the root), and the node totals.
-	 */
-	long expect[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][MLF_NR_EVENT_ITEMS];
-	long expect_root[MAX_NUMNODES][MLF_NR_EVENT_ITEMS];
-	long expect_node[MAX_NUMNODES][MLF_NR_EVENT_ITEMS];
 	/* counters */
 	unsigned long ops_applied, ops_skipped, evictions, throttle_sleeps;
 	unsigned long folios_freed;

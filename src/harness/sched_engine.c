@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../check/checks.h"
-#include "../check/lin.h"
-#include "../check/walk_checks.h"
-#include "../kernel/sanitizer.h"
+#include "check/checks.h"
+#include "check/lin.h"
+#include "check/walk_checks.h"
+#include "kernel/sanitizer.h"
 #include "world.h"
 
 #define MAX_TASKS (SCHED_MAX_WRITERS + SCHED_MAX_READERS)
@@ -404,7 +404,7 @@ MLF_NO_TSAN static u64 state_hash(void *arg)
 	(void)arg;
 #define HASH(v) (h = (h ^ (u64)(v)) * 0x100000001b3ULL)
 	for (nid = 0; nid < E.in->nr_nodes; nid++) {
-		const struct lru_gen_memcg *lru = &E.world.nodes[nid].memcg_lru;
+		const struct lru_gen_memcg *lru = &E.world.cs.nodes[nid].memcg_lru;
 
 		HASH(lru->seq);
 		for (g = 0; g < MEMCG_NR_GENS; g++) {
@@ -475,7 +475,7 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 		mlf_entropy_seed(mix(((u64)in->seed << 16) ^ 0xffffULL ^ i));
 		do_online(i, (u8)mix(in->seed + i));
 	}
-	mlf_lin_init(&E.lin, E.world.nodes, in->nr_nodes, in->pool_size,
+	mlf_lin_init(&E.lin, E.world.cs.nodes, in->nr_nodes, in->pool_size,
 		     lin_memcg_of, NULL);
 	if (!mlf_lin_sync(&E.lin, &f))
 		fail_with(&f);
@@ -491,15 +491,16 @@ static void fill_world(void)
 	for (i = 0; i < E.in->pool_size; i++) {
 		struct mem_cgroup *memcg = alloc_of(i);
 
-		E.world.slots[i].memcg = memcg;
-		E.world.slots[i].state = !memcg ? SLOT_EMPTY :
+		E.world.cs.slots[i].memcg = memcg;
+		E.world.cs.slots[i].state = !memcg ? SLOT_EMPTY :
 					 state_of(&E.slots[i]) == SS_ONLINE ?
 						 SLOT_ONLINE :
 					 refs_of(memcg) ? SLOT_OFFLINE :
 							  SLOT_DEAD;
-		E.world.slots[i].refs = 0;
+		E.world.cs.slots[i].refs = 0;
 	}
-	mlf_lrugen_map_fill(&E.world.map, &E.world);
+	mlf_lrugen_map_fill(&E.world.cs.map, E.world.cs.slots, E.in->pool_size,
+			    E.in->nr_nodes);
 }
 
 static __attribute__((format(printf, 2, 3))) void
@@ -540,9 +541,9 @@ static void quiescence(void)
 	}
 	fill_world();
 	for (nid = 0; nid < E.in->nr_nodes; nid++) {
-		E.world.seq_before[nid] = 0;
-		if (!check_seq_monotonic(&E.world, nid, &f) ||
-		    !check_structure(&E.world, nid, &f))
+		E.world.cs.seq_before[nid] = 0;
+		if (!check_seq_monotonic(&E.world.cs, nid, &f) ||
+		    !check_structure(&E.world.cs, nid, &f))
 			fail_with(&f);
 	}
 }
@@ -567,8 +568,8 @@ static void teardown(void)
 		set_alloc(i, NULL);
 		s->memcg = NULL;
 		set_state(s, SS_EMPTY);
-		E.world.slots[i].memcg = NULL;
-		E.world.slots[i].state = SLOT_EMPTY;
+		E.world.cs.slots[i].memcg = NULL;
+		E.world.cs.slots[i].state = SLOT_EMPTY;
 	}
 	/* rcu_barrier(): every css_free has run */
 	world_destroy(&E.world);

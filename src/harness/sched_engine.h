@@ -23,8 +23,8 @@
 #ifndef _MLF_HARNESS_SCHED_ENGINE_H
 #define _MLF_HARNESS_SCHED_ENGINE_H
 
-#include "../kernel/explore.h"
-#include "../kernel/schedule.h"
+#include "kernel/explore.h"
+#include "kernel/schedule.h"
 
 #define SCHED_MAX_POOL 32
 #define SCHED_MAX_WRITERS 3

@@ -9,47 +9,24 @@
  *                          seq.valid_gens, seq.old_nonempty): O(bins)
  *   every op               check_bin() on the model's bins of the op's memcg
  *                          before and after the op, check_memcg() on it
- *                          (src/check/checks.c argues why that is enough)
+ *                          (src/check/per_op_checks.c argues why that is
+ *                          enough)
  *   full check             when full_checks is set; while at most
  *                          full_check_small lrugens are linked (cheap then);
  *                          after a reclaim walk (O(n) anyway); every
  *                          full_check_interval applied ops; world_finish()
  *
- * The map of live lrugens that lets a check vouch for a pointer is kept
- * here, O(nodes) per online and release, instead of being rebuilt per check.
+ * The map of live lrugens that lets a check vouch for a pointer
+ * (check/lrugen_map.h) is kept up to date here, O(nodes) per online and
+ * release, instead of being rebuilt per check.
  */
 #include "world.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../check/checks.h"
-#include "../check/model_query.h"
-
-static const char *const op_kind_names[MLF_OP_NR] = {
-	[MLF_OP_ONLINE] = "online",   [MLF_OP_OFFLINE] = "offline",
-	[MLF_OP_GET] = "get",	      [MLF_OP_PUT] = "put",
-	[MLF_OP_RELEASE] = "release", [MLF_OP_ROTATE] = "rotate",
-	[MLF_OP_SOFT] = "soft",	      [MLF_OP_SET] = "set",
-	[MLF_OP_RECLAIM] = "reclaim",
-};
-
-static const char *const rotate_op_names[] = {
-	[MEMCG_LRU_NOP] = "NOP",   [MEMCG_LRU_HEAD] = "HEAD",
-	[MEMCG_LRU_TAIL] = "TAIL", [MEMCG_LRU_OLD] = "OLD",
-	[MEMCG_LRU_YOUNG] = "YOUNG",
-};
-
-const char *mlf_op_kind_name(int kind)
-{
-	return kind >= 0 && kind < MLF_OP_NR ? op_kind_names[kind] : "?";
-}
-
-const char *mlf_rotate_op_name(int op)
-{
-	return op >= 0 && op <= MEMCG_LRU_YOUNG ? rotate_op_names[op] : "?";
-}
+#include "check/checks.h"
+#include "check/model_query.h"
 
 static struct mlf_model_features variant_features(void)
 {
@@ -66,139 +43,23 @@ static struct mlf_model_features variant_features(void)
 
 /* ---- the map of live lrugens ---- */
 
-static unsigned int map_hash(const void *p, unsigned int cap)
-{
-	uint64_t v = (uintptr_t)p >> 3;
-
-	return (unsigned int)((v * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
-}
-
-static void map_init(struct mlf_lrugen_map *map, int entries)
-{
-	unsigned int cap = 64;
-
-	/* at most half full, so that probe runs stay short */
-	while (cap < 2u * entries)
-		cap *= 2;
-	map->keys = calloc(cap, sizeof(*map->keys));
-	map->vals = calloc(cap, sizeof(*map->vals));
-	if (!map->keys || !map->vals)
-		abort();
-	map->cap = cap;
-	map->nr = 0;
-}
-
-static void map_destroy(struct mlf_lrugen_map *map)
-{
-	free(map->keys);
-	free(map->vals);
-	memset(map, 0, sizeof(*map));
-}
-
-static void map_add(struct mlf_lrugen_map *map,
-		    const struct hlist_nulls_node *key, int val)
-{
-	unsigned int h = map_hash(key, map->cap);
-
-	while (map->keys[h]) {
-		if (map->keys[h] == key)
-			abort();	/* the allocator handed out a live one */
-		h = (h + 1) & (map->cap - 1);
-	}
-	map->keys[h] = key;
-	map->vals[h] = val;
-	map->nr++;
-}
-
-/* Linear probing: close the gap by moving later entries of the run back. */
-static void map_del(struct mlf_lrugen_map *map,
-		    const struct hlist_nulls_node *key)
-{
-	unsigned int mask = map->cap - 1, h = map_hash(key, map->cap), j;
-
-	while (map->keys[h] != key) {
-		if (!map->keys[h])
-			abort();	/* not there: the world lost track */
-		h = (h + 1) & mask;
-	}
-	map->keys[h] = NULL;
-	map->nr--;
-	for (j = (h + 1) & mask; map->keys[j]; j = (j + 1) & mask) {
-		unsigned int home = map_hash(map->keys[j], map->cap);
-
-		/* stays if its home lies cyclically in (h, j] */
-		if (((j - home) & mask) < ((j - h) & mask))
-			continue;
-		map->keys[h] = map->keys[j];
-		map->vals[h] = map->vals[j];
-		map->keys[j] = NULL;
-		h = j;
-	}
-}
-
 int world_lrugen_lookup(const struct mlf_world *w,
 			const struct hlist_nulls_node *p, int *nid)
 {
-	return mlf_lrugen_map_lookup(&w->map, p, nid);
-}
-
-void mlf_lrugen_map_fill(struct mlf_lrugen_map *map,
-			 const struct mlf_world *w)
-{
-	unsigned int want = 64;
-	int i, nid;
-
-	while (want < 2u * w->pool_size * w->nr_nodes)
-		want *= 2;
-	if (map->cap < want) {
-		map_destroy(map);
-		map_init(map, w->pool_size * w->nr_nodes);
-	} else {
-		memset(map->keys, 0, map->cap * sizeof(*map->keys));
-		map->nr = 0;
-	}
-	for (i = 0; i < w->pool_size; i++) {
-		if (!w->slots[i].memcg)
-			continue;
-		for (nid = 0; nid < w->nr_nodes; nid++)
-			map_add(map,
-				&get_lruvec(w->slots[i].memcg, nid)->lrugen.list,
-				i * MAX_NUMNODES + nid);
-	}
-}
-
-int mlf_lrugen_map_lookup(const struct mlf_lrugen_map *map,
-			  const struct hlist_nulls_node *p, int *nid)
-{
-	unsigned int h;
-
-	if (!p || !map->cap)
-		return -1;
-	for (h = map_hash(p, map->cap); map->keys[h];
-	     h = (h + 1) & (map->cap - 1)) {
-		if (map->keys[h] == p) {
-			*nid = map->vals[h] % MAX_NUMNODES;
-			return map->vals[h] / MAX_NUMNODES;
-		}
-	}
-	return -1;
+	return mlf_lrugen_map_lookup(&w->cs.map, p, nid);
 }
 
 static void map_memcg(struct mlf_world *w, int slot, bool add)
 {
-	int nid;
+	struct mem_cgroup *memcg = w->cs.slots[slot].memcg;
 
-	if (!w->map_kept)
+	if (!w->cs.map_kept)
 		return;
-	for (nid = 0; nid < w->nr_nodes; nid++) {
-		const struct hlist_nulls_node *key =
-			&get_lruvec(w->slots[slot].memcg, nid)->lrugen.list;
-
-		if (add)
-			map_add(&w->map, key, slot * MAX_NUMNODES + nid);
-		else
-			map_del(&w->map, key);
-	}
+	if (add)
+		mlf_lrugen_map_add_memcg(&w->cs.map, memcg, slot,
+					 w->cs.nr_nodes);
+	else
+		mlf_lrugen_map_del_memcg(&w->cs.map, memcg, w->cs.nr_nodes);
 }
 
 /* MLF_CHECKS: "full", "touched", or a full check interval. */
@@ -238,8 +99,8 @@ void world_init(struct mlf_world *w, int nr_nodes, int pool_size)
 		pool_size = 1;
 	if (pool_size > MLF_MAX_POOL)
 		pool_size = MLF_MAX_POOL;
-	w->nr_nodes = nr_nodes;
-	w->pool_size = pool_size;
+	w->cs.nr_nodes = nr_nodes;
+	w->cs.pool_size = pool_size;
 	w->full_checks = false;
 	w->full_check_interval = MLF_FULL_CHECK_INTERVAL;
 	w->full_check_small = MLF_FULL_CHECK_SMALL;
@@ -250,16 +111,16 @@ void world_init(struct mlf_world *w, int nr_nodes, int pool_size)
 	mlf_rcu_defer_callbacks(true);
 	nr_node_ids = nr_nodes;
 	for (nid = 0; nid < nr_nodes; nid++) {
-		w->nodes[nid].node_id = nid;
-		lru_gen_init_pgdat(&w->nodes[nid]);
-		node_data[nid] = &w->nodes[nid];
+		w->cs.nodes[nid].node_id = nid;
+		lru_gen_init_pgdat(&w->cs.nodes[nid]);
+		node_data[nid] = &w->cs.nodes[nid];
 	}
-	w->slots = calloc(pool_size, sizeof(*w->slots));
+	w->cs.slots = calloc(pool_size, sizeof(*w->cs.slots));
 	w->touched.released = calloc(pool_size, sizeof(*w->touched.released));
-	if (!w->slots || !w->touched.released)
+	if (!w->cs.slots || !w->touched.released)
 		abort();
-	map_init(&w->map, pool_size * nr_nodes);
-	model_init(&w->model, nr_nodes, pool_size, variant_features());
+	mlf_lrugen_map_init(&w->cs.map, pool_size * nr_nodes);
+	model_init(&w->cs.model, nr_nodes, pool_size, variant_features());
 }
 
 void world_finish(struct mlf_world *w)
@@ -268,7 +129,7 @@ void world_finish(struct mlf_world *w)
 		return;
 	w->finished = true;
 	mlf_current_op = MLF_NONE;
-	if (w->final_check && w->map_kept)
+	if (w->final_check && w->cs.map_kept)
 		world_check_all(w);
 }
 
@@ -278,8 +139,8 @@ void world_destroy(struct mlf_world *w)
 
 	world_finish(w);
 	mlf_current_op = MLF_NONE;
-	for (i = 0; i < w->pool_size; i++) {
-		struct mlf_slot *slot = &w->slots[i];
+	for (i = 0; i < w->cs.pool_size; i++) {
+		struct mlf_slot *slot = &w->cs.slots[i];
 
 		if (slot->state == SLOT_EMPTY)
 			continue;
@@ -296,12 +157,12 @@ void world_destroy(struct mlf_world *w)
 	}
 	/* wait for every css_free, so the next run starts from nothing */
 	rcu_barrier();
-	free(w->slots);
-	w->slots = NULL;
+	free(w->cs.slots);
+	w->cs.slots = NULL;
 	free(w->touched.released);
 	w->touched.released = NULL;
-	map_destroy(&w->map);
-	model_destroy(&w->model);
+	mlf_lrugen_map_destroy(&w->cs.map);
+	model_destroy(&w->cs.model);
 	lockdep_reset();
 }
 
@@ -346,8 +207,8 @@ void world_check_all(struct mlf_world *w)
 	struct mlf_failure f;
 	int nid;
 
-	for (nid = 0; nid < w->nr_nodes; nid++)
-		fail_if(check_node_full(w, nid, &f), &f);
+	for (nid = 0; nid < w->cs.nr_nodes; nid++)
+		fail_if(check_node_full(&w->cs, nid, &f), &f);
 }
 
 /* Note the model's bins of memcg @id on @nid (every node: MLF_NONE). */
@@ -355,9 +216,9 @@ static void touch_bins(struct mlf_world *w, int id, int only)
 {
 	int nid, gen, bin;
 
-	for (nid = 0; nid < w->nr_nodes; nid++)
+	for (nid = 0; nid < w->cs.nr_nodes; nid++)
 		if ((only == MLF_NONE || nid == only) &&
-		    model_where(&w->model, id, nid, &gen, &bin))
+		    model_where(&w->cs.model, id, nid, &gen, &bin))
 			w->touched.bins[nid] |= 1u << (gen * MEMCG_NR_BINS + bin);
 }
 
@@ -368,21 +229,23 @@ static void check_touched(struct mlf_world *w)
 	int nid, i, k;
 
 	w->touched_check_runs++;
-	for (nid = 0; nid < w->nr_nodes; nid++) {
+	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
 		if (t->full_node[nid]) {
 			/* the model's view of it after seq.advance */
-			fail_if(check_structure(w, nid, &f), &f);
+			fail_if(check_structure(&w->cs, nid, &f), &f);
 			continue;
 		}
 		for (k = 0; k < MEMCG_NR_GENS * MEMCG_NR_BINS; k++)
 			if (t->bins[nid] & (1u << k))
-				fail_if(check_bin(w, nid, k / MEMCG_NR_BINS,
+				fail_if(check_bin(&w->cs, nid,
+						  k / MEMCG_NR_BINS,
 						  k % MEMCG_NR_BINS, &f),
 					&f);
 		if (t->memcg != MLF_NONE)
-			fail_if(check_memcg(w, nid, t->memcg, &f), &f);
+			fail_if(check_memcg(&w->cs, nid, t->memcg, &f), &f);
 		for (i = 0; i < t->nr_released; i++)
-			fail_if(check_memcg(w, nid, t->released[i], &f), &f);
+			fail_if(check_memcg(&w->cs, nid, t->released[i], &f),
+				&f);
 	}
 }
 
@@ -399,7 +262,7 @@ static bool full_check_due(const struct mlf_world *w)
 	    w->ops_applied % w->full_check_interval == 0)
 		return true;
 	return w->full_check_small &&
-	       model_nr_linked(&w->model) <= w->full_check_small;
+	       model_nr_linked(&w->cs.model) <= w->full_check_small;
 }
 
 static void check_after_op(struct mlf_world *w)
@@ -414,16 +277,16 @@ static void check_after_op(struct mlf_world *w)
 	 * wrongly), seq before the comparisons with the model (a seq that did
 	 * not move makes every later comparison differ).
 	 */
-	for (nid = 0; nid < w->nr_nodes; nid++) {
-		fail_if(check_seq_monotonic(w, nid, &f), &f);
-		fail_if(check_nr_memcgs_model(w, nid, &f), &f);
+	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
+		fail_if(check_seq_monotonic(&w->cs, nid, &f), &f);
+		fail_if(check_nr_memcgs_model(&w->cs, nid, &f), &f);
 	}
 	check_touched(w);
-	for (nid = 0; nid < w->nr_nodes; nid++) {
-		fail_if(check_seq_advance(w, nid, &f), &f);
-		fail_if(check_node_quick(w, nid, &f), &f);
+	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
+		fail_if(check_seq_advance(&w->cs, nid, &f), &f);
+		fail_if(check_node_quick(&w->cs, nid, &f), &f);
 		if (w->touched.full_node[nid])
-			fail_if(check_model_order(w, nid, &f), &f);
+			fail_if(check_model_order(&w->cs, nid, &f), &f);
 	}
 	if (full_check_due(w)) {
 		w->full_check_runs++;
@@ -453,7 +316,7 @@ static void note_before(struct mlf_world *w, struct mem_cgroup *memcg,
 {
 	int nid;
 
-	for (nid = 0; nid < w->nr_nodes; nid++) {
+	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
 		before[nid].gen = get_lruvec(memcg, nid)->lrugen.gen;
 		before[nid].seg = get_lruvec(memcg, nid)->lrugen.seg;
 	}
@@ -465,8 +328,8 @@ static void check_rotation(struct mlf_world *w, const struct mlf_op *op,
 {
 	struct mlf_failure f;
 
-	fail_if(check_seg_semantics(w, op, nid, rotate_op, before[nid].gen,
-				    before[nid].seg, w->seq_before[nid], &f),
+	fail_if(check_seg_semantics(&w->cs, op, nid, rotate_op, before[nid].gen,
+				    before[nid].seg, w->cs.seq_before[nid], &f),
 		&f);
 }
 
@@ -480,7 +343,7 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 		.proactive = 1,
 	};
 	struct mlf_failure f;
-	int walk_gen = get_memcg_gen(w->seq_before[nid]);
+	int walk_gen = get_memcg_gen(w->cs.seq_before[nid]);
 	bool aborted;
 	int i;
 
@@ -497,13 +360,13 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
 	/* the walk may touch any bin of its node, and release anywhere */
 	w->touched.full_node[nid] = true;
-	for (i = 0; i < rec.nr_failed && i < w->pool_size; i++) {
+	for (i = 0; i < rec.nr_failed && i < w->cs.pool_size; i++) {
 		w->touched.released[w->touched.nr_released++] = rec.failed[i];
 		touch_bins(w, rec.failed[i], MLF_NONE);
 	}
-	model_apply(&w->model, op);
-	fail_if(check_reclaim_progress(w, nid, walk_gen, aborted, rec.failed,
-				       rec.nr_failed, &f),
+	model_apply(&w->cs.model, op);
+	fail_if(check_reclaim_progress(&w->cs, nid, walk_gen, aborted,
+				       rec.failed, rec.nr_failed, &f),
 		&f);
 	return true;
 }
@@ -515,24 +378,25 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	struct mlf_slot *slot;
 	int nid;
 
-	op.memcg %= w->pool_size;
-	op.node %= w->nr_nodes;
+	op.memcg %= w->cs.pool_size;
+	op.node %= w->cs.nr_nodes;
 	if (op.nr_draws > MLF_OP_MAX_DRAWS)
 		op.nr_draws = MLF_OP_MAX_DRAWS;
-	slot = &w->slots[op.memcg];
+	slot = &w->cs.slots[op.memcg];
 
-	w->map_kept = true;
+	w->cs.map_kept = true;
 	mlf_current_op = w->op_index++;
-	w->cur_op_kind = op.kind;
-	w->cur_op_node = op.node;
+	w->cs.cur_op_kind = op.kind;
+	w->cs.cur_op_node = op.node;
 	memset(w->touched.full_node, 0, sizeof(w->touched.full_node));
 	memset(w->touched.bins, 0, sizeof(w->touched.bins));
 	w->touched.memcg = op.memcg;
 	w->touched.nr_released = 0;
-	for (nid = 0; nid < w->nr_nodes; nid++) {
-		w->seq_before[nid] = w->nodes[nid].memcg_lru.seq;
-		w->old_count_before[nid] =
-			count_gen(&w->nodes[nid], get_memcg_gen(w->seq_before[nid]));
+	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
+		w->cs.seq_before[nid] = w->cs.nodes[nid].memcg_lru.seq;
+		w->cs.old_count_before[nid] =
+			count_gen(&w->cs.nodes[nid],
+				  get_memcg_gen(w->cs.seq_before[nid]));
 	}
 	mlf_entropy_bytes(op.draws, op.nr_draws);
 
@@ -545,7 +409,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		slot->refs = 0;
 		map_memcg(w, op.memcg, true);
 		mem_cgroup_css_online(slot->memcg);
-		model_apply(&w->model, &op);
+		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
 		break;
 	case MLF_OP_OFFLINE:
@@ -556,9 +420,9 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		mem_cgroup_css_offline(slot->memcg);
 		slot->state = SLOT_OFFLINE;
 		drop_ref(slot);		/* the base reference */
-		model_apply(&w->model, &op);
+		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
-		for (nid = 0; nid < w->nr_nodes; nid++)
+		for (nid = 0; nid < w->cs.nr_nodes; nid++)
 			check_rotation(w, &op, nid, MEMCG_LRU_OLD, before);
 		break;
 	case MLF_OP_GET:
@@ -566,14 +430,14 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 			goto skip;
 		css_get(slot->memcg);
 		slot->refs++;
-		model_apply(&w->model, &op);
+		model_apply(&w->cs.model, &op);
 		break;
 	case MLF_OP_PUT:
 		if (!slot->refs)
 			goto skip;
 		slot->refs--;
 		drop_ref(slot);
-		model_apply(&w->model, &op);
+		model_apply(&w->cs.model, &op);
 		break;
 	case MLF_OP_RELEASE:
 		if (slot->state != SLOT_DEAD)
@@ -584,7 +448,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		css_release(slot->memcg);
 		slot->memcg = NULL;
 		slot->state = SLOT_EMPTY;
-		model_apply(&w->model, &op);
+		model_apply(&w->cs.model, &op);
 		break;
 	case MLF_OP_ROTATE:
 		if (!slot_has_ref(slot) || op.rotate_op < MEMCG_LRU_HEAD ||
@@ -593,7 +457,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		note_before(w, slot->memcg, before);
 		touch_bins(w, op.memcg, op.node);
 		mlf_rotate_memcg(get_lruvec(slot->memcg, op.node), op.rotate_op);
-		model_apply(&w->model, &op);
+		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, op.node);
 		check_rotation(w, &op, op.node, op.rotate_op, before);
 		break;
@@ -607,7 +471,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		lru_gen_soft_reclaim(slot->memcg, op.node);
 		if (op.softirq)
 			mlf_softirq_exit();
-		model_apply(&w->model, &op);
+		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, op.node);
 		if (before[op.node].seg != MEMCG_LRU_HEAD)
 			check_rotation(w, &op, op.node, MEMCG_LRU_HEAD, before);
@@ -620,7 +484,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		slot->memcg->shrink.success = op.success;
 		slot->memcg->shrink.sizable = op.sizable;
 		slot->memcg->shrink.nr_reclaimed = op.nr_reclaimed;
-		model_apply(&w->model, &op);
+		model_apply(&w->cs.model, &op);
 		break;
 	case MLF_OP_RECLAIM:
 		apply_reclaim(w, &op, op.node);

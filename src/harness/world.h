@@ -10,37 +10,10 @@
 #ifndef _MLF_HARNESS_WORLD_H
 #define _MLF_HARNESS_WORLD_H
 
-#include "../mm/vmscan.h"
-#include "../check/model.h"
-#include "op.h"
+#include "check/op.h"
+#include "check/state.h"
 
 #define MLF_MAX_POOL 4096
-
-enum mlf_slot_state {
-	SLOT_EMPTY,	/* never onlined, or freed: may be onlined (again) */
-	SLOT_ONLINE,	/* onlined, holds the base reference */
-	SLOT_OFFLINE,	/* offlined, other references remain */
-	SLOT_DEAD,	/* last reference gone: tryget fails, release pending */
-};
-
-struct mlf_slot {
-	struct mem_cgroup *memcg;	/* NULL when SLOT_EMPTY */
-	enum mlf_slot_state state;
-	long refs;			/* references held by the harness */
-};
-
-/*
- * Which list nodes are lrugens of live memcgs: &lrugen.list of every
- * (slot, node) whose memcg the world allocated and has not released, kept
- * up to date at online and release, so that a check can vouch for a
- * pointer before it follows it. Open addressing, linear probing.
- */
-struct mlf_lrugen_map {
-	const struct hlist_nulls_node **keys;	/* NULL: free */
-	int *vals;				/* slot * MAX_NUMNODES + nid */
-	unsigned int cap;			/* power of two */
-	unsigned int nr;
-};
 
 /* What one op touched: the bins and memcgs its checks cover. */
 struct mlf_touched {
@@ -53,14 +26,12 @@ struct mlf_touched {
 };
 
 struct mlf_world {
-	int nr_nodes;
-	int pool_size;
-	struct pglist_data nodes[MAX_NUMNODES];
-	struct mlf_slot *slots;
-	struct mlf_model model;
-	/* seq of each node before the current op (seq.monotonic/advance) */
-	unsigned long seq_before[MAX_NUMNODES];
-	unsigned long old_count_before[MAX_NUMNODES];
+	/*
+	 * What the checks read (check/state.h): nodes, slots, model, the map
+	 * of live lrugens (world_apply() keeps it, from its first op on) and
+	 * the notes of the current op.
+	 */
+	struct mlf_check_state cs;
 	/* check everything after every op (else: what the op touched) */
 	bool full_checks;
 	/* full check every N ops when full_checks is off (0: never) */
@@ -70,18 +41,8 @@ struct mlf_world {
 	/* world_finish(): full check at the end of an input */
 	bool final_check;
 	bool finished;
-	struct mlf_lrugen_map map;
-	/*
-	 * world_apply() keeps the map (set at its first op). A driver that
-	 * fills slots[] itself (src/harness/concurrent.c) leaves it unset,
-	 * and the checks then build a map of their own per call, O(pool).
-	 */
-	bool map_kept;
 	struct mlf_touched touched;
 	long op_index;
-	/* the op being checked: its kind and node (after clamping) */
-	int cur_op_kind;
-	int cur_op_node;
 	/* counters */
 	unsigned long ops_applied, ops_skipped, walks, restarts;
 	unsigned long full_check_runs, touched_check_runs;
@@ -124,10 +85,5 @@ void world_check_touched(struct mlf_world *w);
 /* The slot whose lrugen on some node is @p (*@nid: which), or -1. */
 int world_lrugen_lookup(const struct mlf_world *w,
 			const struct hlist_nulls_node *p, int *nid);
-/* The same on any map; and (re)fill @map from w->slots, O(pool). */
-int mlf_lrugen_map_lookup(const struct mlf_lrugen_map *map,
-			  const struct hlist_nulls_node *p, int *nid);
-void mlf_lrugen_map_fill(struct mlf_lrugen_map *map,
-			 const struct mlf_world *w);
 
 #endif

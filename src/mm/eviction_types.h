@@ -12,8 +12,8 @@
 #ifndef _MLF_MM_EVICTION_TYPES_H
 #define _MLF_MM_EVICTION_TYPES_H
 
-#include "../kernel/kernel.h"
-#include "../kernel/list.h"
+#include "kernel/kernel.h"
+#include "kernel/list.h"
 #include "variant.h"
 
 #define MIN_NR_GENS 2

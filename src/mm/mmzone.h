@@ -15,7 +15,7 @@
 #ifndef _MLF_MM_MMZONE_H
 #define _MLF_MM_MMZONE_H
 
-#include "../kernel/kernel.h"
+#include "kernel/kernel.h"
 #include "variant.h"
 #ifdef MLF_EVICTION
 #include "eviction_types.h"

@@ -2,12 +2,14 @@
 /*
  * One op of a run: what the harness does to the memcg LRU, with its operands
  * and the random draws it carries. The byte codec and the trace (fuzz/) turn
- * inputs into these; tests build them directly.
+ * inputs into these; tests build them directly. It sits with the checks
+ * because the reference model consumes ops, and the checks sit below the
+ * harness that applies them.
  */
-#ifndef _MLF_HARNESS_OP_H
-#define _MLF_HARNESS_OP_H
+#ifndef _MLF_CHECK_OP_H
+#define _MLF_CHECK_OP_H
 
-#include "../kernel/types.h"
+#include "kernel/types.h"
 
 #define MLF_OP_MAX_DRAWS 32
 
@@ -38,7 +40,9 @@ struct mlf_op {
 	u8 draws[MLF_OP_MAX_DRAWS];
 };
 
+/* "online", "rotate", ...; "?" for no such kind (op.c) */
 const char *mlf_op_kind_name(int kind);
+/* "HEAD", "TAIL", "OLD", "YOUNG" (and "NOP"); "?" for no such rotation */
 const char *mlf_rotate_op_name(int op);
 
 #endif

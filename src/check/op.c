@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The names of the ops and of the rotations they carry (op.h): one table
+ * each, for every message, trace context and test that names them.
+ */
+#include "op.h"
+
+#include "mm/mmzone.h"
+
+static const char *const op_kind_names[MLF_OP_NR] = {
+	[MLF_OP_ONLINE] = "online",   [MLF_OP_OFFLINE] = "offline",
+	[MLF_OP_GET] = "get",	      [MLF_OP_PUT] = "put",
+	[MLF_OP_RELEASE] = "release", [MLF_OP_ROTATE] = "rotate",
+	[MLF_OP_SOFT] = "soft",	      [MLF_OP_SET] = "set",
+	[MLF_OP_RECLAIM] = "reclaim",
+};
+
+static const char *const rotate_op_names[] = {
+	[MEMCG_LRU_NOP] = "NOP",   [MEMCG_LRU_HEAD] = "HEAD",
+	[MEMCG_LRU_TAIL] = "TAIL", [MEMCG_LRU_OLD] = "OLD",
+	[MEMCG_LRU_YOUNG] = "YOUNG",
+};
+
+const char *mlf_op_kind_name(int kind)
+{
+	return kind >= 0 && kind < MLF_OP_NR ? op_kind_names[kind] : "?";
+}
+
+const char *mlf_rotate_op_name(int op)
+{
+	return op >= 0 && op <= MEMCG_LRU_YOUNG ? rotate_op_names[op] : "?";
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A slot of the memcg pool (m0, m1, ...): the memcg in it and the stage of
+ * its life. The harness moves a slot through its life; the checks read it
+ * (a dead memcg may be unlinked, an online one may not), and so does the
+ * map of live lrugens.
+ */
+#ifndef _MLF_CHECK_SLOT_H
+#define _MLF_CHECK_SLOT_H
+
+struct mem_cgroup;
+
+enum mlf_slot_state {
+	SLOT_EMPTY,	/* never onlined, or freed: may be onlined (again) */
+	SLOT_ONLINE,	/* onlined, holds the base reference */
+	SLOT_OFFLINE,	/* offlined, other references remain */
+	SLOT_DEAD,	/* last reference gone: tryget fails, release pending */
+};
+
+struct mlf_slot {
+	struct mem_cgroup *memcg;	/* NULL when SLOT_EMPTY */
+	enum mlf_slot_state state;
+	long refs;			/* references held by the harness */
+};
+
+/* "empty", "online", "offline", "dead" */
+static inline const char *mlf_slot_state_name(enum mlf_slot_state state)
+{
+	static const char *const names[] = {
+		[SLOT_EMPTY] = "empty", [SLOT_ONLINE] = "online",
+		[SLOT_OFFLINE] = "offline", [SLOT_DEAD] = "dead",
+	};
+
+	return (unsigned int)state <= SLOT_DEAD ? names[state] : "?";
+}
+
+#endif

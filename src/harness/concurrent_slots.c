@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The concurrent engine's slots and ops: each slot's life cycle (EMPTY ->
+ * ONLINING -> ONLINE -> OFFLINING -> OFFLINE -> RELEASING -> EMPTY), the
+ * references a writer holds across ops, and conc_apply(), which applies one
+ * op from inside a job.
+ *
+ * The harness's own bookkeeping (which slot holds which memcg, in which
+ * stage of its life) has a mutex per slot, held only while deciding, never
+ * around a call into the port's LRU code, so the port's own locking is what
+ * keeps it right. A thread that uses a memcg holds a reference while it
+ * does; "dead" is refcnt == 0, which is permanent, and the one thread that
+ * claims a dead memcg (OFFLINE -> RELEASING under the slot mutex) calls
+ * css_release(), which frees it after a grace period.
+ */
+#define _GNU_SOURCE
+#include "concurrent_internal.h"
+
+#include <sched.h>
+#include <string.h>
+
+static int slot_state(struct conc_slot *s)
+{
+	return __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+}
+
+static void set_slot_state(struct conc_slot *s, int state)
+{
+	__atomic_store_n(&s->state, state, __ATOMIC_RELEASE);
+}
+
+long conc_memcg_refs(struct mem_cgroup *memcg)
+{
+	/* acquire: whoever dropped the last reference is done with it */
+	return __atomic_load_n(&memcg->refcnt.counter, __ATOMIC_ACQUIRE);
+}
+
+/* A reference on the slot's memcg, or NULL if it has none to give. */
+static struct mem_cgroup *pin(int i)
+{
+	struct conc_slot *s = &conc_slots[i];
+	struct mem_cgroup *memcg = NULL;
+	int state;
+
+	pthread_mutex_lock(&s->lock);
+	state = slot_state(s);
+	if ((state == CS_ONLINE || state == CS_OFFLINING ||
+	     state == CS_OFFLINE) &&
+	    mem_cgroup_tryget(s->memcg))
+		memcg = s->memcg;
+	pthread_mutex_unlock(&s->lock);
+	return memcg;
+}
+
+static void set_shrink(struct mem_cgroup *memcg, u8 flags)
+{
+	WRITE_ONCE(memcg->shrink.below_min, !!(flags & CONC_SHRINK_BELOW_MIN));
+	WRITE_ONCE(memcg->shrink.below_low, !!(flags & CONC_SHRINK_BELOW_LOW));
+	WRITE_ONCE(memcg->shrink.success, !!(flags & CONC_SHRINK_SUCCESS));
+	WRITE_ONCE(memcg->shrink.sizable, !!(flags & CONC_SHRINK_SIZABLE));
+	WRITE_ONCE(memcg->shrink.nr_reclaimed, flags >> 4);
+}
+
+bool conc_do_online(int i, u8 flags)
+{
+	struct conc_slot *s = &conc_slots[i];
+	struct mem_cgroup *memcg;
+
+	pthread_mutex_lock(&s->lock);
+	if (slot_state(s) != CS_EMPTY) {
+		pthread_mutex_unlock(&s->lock);
+		return false;
+	}
+	set_slot_state(s, CS_ONLINING);
+	pthread_mutex_unlock(&s->lock);
+
+	memcg = mem_cgroup_alloc(i);
+	conc_tl.allocs++;
+	set_shrink(memcg, flags);
+	mem_cgroup_css_online(memcg);
+
+	pthread_mutex_lock(&s->lock);
+	s->memcg = memcg;
+	set_slot_state(s, CS_ONLINE);
+	pthread_mutex_unlock(&s->lock);
+	return true;
+}
+
+static bool do_offline(int i)
+{
+	struct conc_slot *s = &conc_slots[i];
+	struct mem_cgroup *memcg;
+
+	pthread_mutex_lock(&s->lock);
+	if (slot_state(s) != CS_ONLINE) {
+		pthread_mutex_unlock(&s->lock);
+		return false;
+	}
+	set_slot_state(s, CS_OFFLINING);
+	memcg = s->memcg;
+	pthread_mutex_unlock(&s->lock);
+
+	mem_cgroup_css_offline(memcg);
+
+	pthread_mutex_lock(&s->lock);
+	set_slot_state(s, CS_OFFLINE);
+	pthread_mutex_unlock(&s->lock);
+	/* the base reference: may be the last one, then it is dead */
+	mem_cgroup_put(memcg);
+	return true;
+}
+
+bool conc_try_release(int i)
+{
+	struct conc_slot *s = &conc_slots[i];
+	struct mem_cgroup *memcg = NULL;
+
+	if (slot_state(s) != CS_OFFLINE)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	if (slot_state(s) == CS_OFFLINE && !conc_memcg_refs(s->memcg)) {
+		memcg = s->memcg;
+		set_slot_state(s, CS_RELEASING);
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (!memcg)
+		return false;
+
+	css_release(memcg);
+	/*
+	 * world_init() put call_rcu() in the shim's deferred mode: the
+	 * callback waits on this thread's list, and rcu_barrier() runs it
+	 * after a full grace period of liburcu (synchronize_rcu), while the
+	 * readers go on. Same guarantee as liburcu's call_rcu thread, and
+	 * the free comes soon after the release, when a reader that missed
+	 * the grace period would still be near; that thread's hand-off is
+	 * also invisible to ThreadSanitizer.
+	 */
+	rcu_barrier();
+	conc_tl.releases++;
+
+	pthread_mutex_lock(&s->lock);
+	s->memcg = NULL;
+	set_slot_state(s, CS_EMPTY);
+	pthread_mutex_unlock(&s->lock);
+	return true;
+}
+
+static bool do_release(int from)
+{
+	int k;
+
+	for (k = 0; k < conc_cfg.pool_size; k++)
+		if (conc_try_release((from + k) % conc_cfg.pool_size))
+			return true;
+	return false;
+}
+
+/* ---- references a writer holds across ops ---- */
+
+#define MAX_HELD 16
+
+static __thread struct mem_cgroup *held[MAX_HELD];
+static __thread int nr_held;
+
+static bool do_hold(int i)
+{
+	struct mem_cgroup *memcg;
+
+	if (nr_held == MAX_HELD)
+		return false;
+	memcg = pin(i);
+	if (!memcg)
+		return false;
+	held[nr_held++] = memcg;
+	return true;
+}
+
+static bool do_drop(void)
+{
+	if (!nr_held)
+		return false;
+	mem_cgroup_put(held[0]);
+	memmove(&held[0], &held[1], --nr_held * sizeof(held[0]));
+	return true;
+}
+
+void conc_drop_all(void)
+{
+	while (do_drop())
+		;
+}
+
+/* ---- ops ---- */
+
+static unsigned long spin_sink;
+
+static void do_yield(u8 arg)
+{
+	int i;
+
+	if (arg & 1) {
+		sched_yield();
+		return;
+	}
+	for (i = 0; i < arg * 16; i++)
+		(void)__atomic_load_n(&spin_sink, __ATOMIC_RELAXED);
+}
+
+bool conc_apply(int thread, const struct conc_op *op)
+{
+	int i = op->slot % conc_cfg.pool_size;
+	int nid = op->node % conc_cfg.nr_nodes;
+	struct mem_cgroup *memcg = NULL;
+	bool applied = true;
+
+	(void)thread;
+	if (op->draws)
+		mlf_entropy_bytes(op->draws, op->nr_draws);
+
+	switch (op->kind) {
+	case CONC_ONLINE:
+		applied = conc_do_online(i, op->arg);
+		break;
+	case CONC_OFFLINE:
+		applied = do_offline(i);
+		break;
+	case CONC_RELEASE:
+		applied = do_release(i);
+		break;
+	case CONC_ROTATE:
+		memcg = pin(i);
+		if (!memcg)
+			break;
+		mlf_rotate_memcg(get_lruvec(memcg, nid),
+				 MEMCG_LRU_HEAD + op->arg % 4);
+		break;
+	case CONC_SOFT:
+		memcg = pin(i);
+		if (!memcg)
+			break;
+		if (op->arg & 1)
+			mlf_softirq_enter();
+		lru_gen_soft_reclaim(memcg, nid);
+		if (op->arg & 1)
+			mlf_softirq_exit();
+		break;
+	case CONC_SET:
+		memcg = pin(i);
+		if (memcg)
+			set_shrink(memcg, op->arg);
+		break;
+	case CONC_HOLD:
+		applied = do_hold(i);
+		break;
+	case CONC_DROP:
+		applied = do_drop();
+		break;
+	case CONC_RECLAIM: {
+		struct scan_control sc = {
+			.nr_to_reclaim = op->target,
+			.priority = 12,
+			.proactive = 1,
+		};
+
+		mlf_shrink_many(NODE_DATA(nid), &sc);
+		break;
+	}
+	case CONC_YIELD:
+		do_yield(op->arg);
+		break;
+	default:
+		applied = false;
+		break;
+	}
+
+	if (applied && (op->kind == CONC_ONLINE || op->kind == CONC_OFFLINE))
+		conc_count_moves(conc_cfg.nr_nodes);
+	if (memcg && (op->kind == CONC_ROTATE || op->kind == CONC_SOFT))
+		conc_count_moves(1);
+	if (op->kind == CONC_ROTATE || op->kind == CONC_SOFT ||
+	    op->kind == CONC_SET) {
+		applied = memcg != NULL;
+		mem_cgroup_put(memcg);
+	}
+	if (applied)
+		conc_tl.ops++;
+	else
+		conc_tl.skipped++;
+	return applied;
+}
