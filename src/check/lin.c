@@ -60,6 +60,7 @@ void mlf_lin_init(struct mlf_lin *lin, struct pglist_data *nodes,
 	int nid;
 
 	memset(lin, 0, sizeof(*lin));
+	/* every buffer has room for the pool: ids of a bin, one per memcg */
 	lin->nodes = nodes;
 	lin->nr_nodes = nr_nodes;
 	lin->pool_size = pool_size;
@@ -71,8 +72,11 @@ void mlf_lin_init(struct mlf_lin *lin, struct pglist_data *nodes,
 	node_alloc(&lin->cand, pool_size);
 	lin->mc = calloc((size_t)pool_size * MAX_NUMNODES, sizeof(*lin->mc));
 	lin->port_mc = calloc(pool_size, sizeof(*lin->port_mc));
+	lin->lrugens = calloc((size_t)pool_size * MAX_NUMNODES,
+			      sizeof(*lin->lrugens));
+	lin->lrugens_stale = true;
 	lin->cand_mc = calloc(pool_size, sizeof(*lin->cand_mc));
-	if (!lin->mc || !lin->port_mc || !lin->cand_mc)
+	if (!lin->mc || !lin->port_mc || !lin->cand_mc || !lin->lrugens)
 		abort();
 }
 
@@ -87,6 +91,7 @@ void mlf_lin_destroy(struct mlf_lin *lin)
 	free(lin->mc);
 	free(lin->port_mc);
 	free(lin->cand_mc);
+	free(lin->lrugens);
 	memset(lin, 0, sizeof(*lin));
 }
 
@@ -115,30 +120,61 @@ MLF_NO_TSAN bool mlf_lin_section_open(const struct mlf_lin *lin, int nid)
 			       __ATOMIC_RELAXED) != 0;
 }
 
-MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
-			       unsigned long step, int task)
+static int lrugen_cmp(const void *a, const void *b)
 {
-	const char *p = addr;
+	const char *x = ((const struct lin_lrugen *)a)->start;
+	const char *y = ((const struct lin_lrugen *)b)->start;
+
+	return x < y ? -1 : x > y;
+}
+
+MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
+{
 	int i, nid;
 
-	if (task + 1 < 0 || task + 1 > LIN_MAX_TASKS)
-		return;
+	lin->nr_lrugens = 0;
 	for (i = 0; i < lin->pool_size; i++) {
 		struct mem_cgroup *memcg = lin->memcg_of(lin->arg, i);
 
 		if (!memcg)
 			continue;
 		for (nid = 0; nid < lin->nr_nodes; nid++) {
-			const char *lrugen =
-				(const char *)&get_lruvec(memcg, nid)->lrugen;
+			struct lin_lrugen *l = &lin->lrugens[lin->nr_lrugens++];
 
-			if (p >= lrugen && p < lrugen + sizeof(struct lru_gen_folio)) {
-				lin->mc[i * MAX_NUMNODES + nid]
-					.touched_at_by[task + 1] = step;
-				return;
-			}
+			l->start = (const char *)&get_lruvec(memcg, nid)->lrugen;
+			l->slot = i;
+			l->nid = nid;
 		}
 	}
+	qsort(lin->lrugens, lin->nr_lrugens, sizeof(*lin->lrugens),
+	      lrugen_cmp);
+	lin->lrugens_stale = false;
+}
+
+MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
+			       unsigned long step, int task)
+{
+	const char *p = addr;
+	int lo = 0, hi;
+
+	if (task + 1 < 0 || task + 1 > LIN_MAX_TASKS)
+		return;
+	if (lin->lrugens_stale)
+		reread_lrugens(lin);
+	/* the last lrugen that starts at or below @p */
+	hi = lin->nr_lrugens;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (lin->lrugens[mid].start <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || p >= lin->lrugens[lo - 1].start + sizeof(struct lru_gen_folio))
+		return;
+	lin->mc[lin->lrugens[lo - 1].slot * MAX_NUMNODES +
+		lin->lrugens[lo - 1].nid].touched_at_by[task + 1] = step;
 }
 
 bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
@@ -166,21 +202,26 @@ int mlf_lin_node_of_lock(const struct mlf_lin *lin, const void *lock)
 
 /* ---- reading the port's node ---- */
 
-/* The slot whose lrugen on @nid is @pos, or -1 (no live memcg's). */
+/*
+ * The slot whose lrugen on @nid is @pos, or -1 (no live memcg's): the
+ * memcg's id names the slot, and the slot must hold that very memcg. A
+ * freed one is poisoned, not unmapped, while the run lasts.
+ */
 MLF_NO_TSAN static int slot_of(struct mlf_lin *lin, int nid,
 			       const struct hlist_nulls_node *pos)
 {
-	const struct lruvec *lruvec =
-		container_of(pos, struct lruvec, lrugen.list);
+	struct lruvec *lruvec = container_of(pos, struct lruvec, lrugen.list);
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
 	int i;
 
-	for (i = 0; i < lin->pool_size; i++) {
-		struct mem_cgroup *memcg = lin->memcg_of(lin->arg, i);
-
-		if (memcg && get_lruvec(memcg, nid) == lruvec)
-			return i;
-	}
-	return -1;
+	if (!memcg)
+		return -1;
+	i = memcg->id;
+	if (i < 0 || i >= lin->pool_size ||
+	    lin->memcg_of(lin->arg, i) != memcg ||
+	    get_lruvec(memcg, nid) != lruvec)
+		return -1;
+	return i;
 }
 
 /*
@@ -490,10 +531,30 @@ static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
 		p->nr_memcgs[2], what);
 }
 
+/*
+ * Whether memcg @i is a candidate for the section's operation: pass 0,
+ * its place or seg changed; pass 1, it sits in a bin whose order changed.
+ */
+static bool candidate(struct mlf_lin *lin, int nid, int i, int pass)
+{
+	const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
+	const struct lin_memcg *b = &lin->port_mc[i];
+	const struct lin_node *m = &lin->node[nid], *p = &lin->port;
+
+	if (pass == 0)
+		return a->linked != b->linked ||
+		       (a->linked && (a->gen != b->gen || a->bin != b->bin ||
+				      a->seg != b->seg));
+	if (!b->linked)
+		return false;
+	return memcmp(m->ids[b->gen][b->bin], p->ids[b->gen][b->bin],
+		      p->len[b->gen][b->bin] * sizeof(int)) != 0;
+}
+
 MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 			      int task, struct mlf_failure *f)
 {
-	int i;
+	int i, pass;
 
 	lin->sections++;
 	/*
@@ -525,13 +586,28 @@ MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 		if (same)
 			return true;
 	}
-	for (i = 0; i < lin->pool_size; i++) {
-		if (!try_op(lin, nid, i))
-			continue;
-		if (!same_memcgs(lin->cand_mc, lin->port_mc, lin->pool_size))
-			continue;
-		commit(lin, nid, step, task);
-		return true;
+	/*
+	 * The memcgs that may have been operated on: those whose place or
+	 * seg changed, else (a move inside one bin) those of the bins whose
+	 * order changed. Each is tried: usually there is one.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		bool any = false;
+
+		for (i = 0; i < lin->pool_size; i++) {
+			if (!candidate(lin, nid, i, pass))
+				continue;
+			any = true;
+			if (!try_op(lin, nid, i))
+				continue;
+			if (!same_memcgs(lin->cand_mc, lin->port_mc,
+					 lin->pool_size))
+				continue;
+			commit(lin, nid, step, task);
+			return true;
+		}
+		if (any)
+			break;
 	}
 	mlf_failure_at(f, "lin.step", nid, MLF_NONE, MLF_NONE, MLF_NONE);
 	describe(lin, nid, f);

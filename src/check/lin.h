@@ -70,6 +70,13 @@ struct mlf_lin {
 	unsigned long sections, steps_checked;
 	/* each task's last unlock of a node lock */
 	unsigned long last_unlock[LIN_MAX_TASKS + 1];
+	/* the lrugens of the live memcgs, by address, for mlf_lin_touch() */
+	struct lin_lrugen {
+		const char *start;
+		int slot, nid;
+	} *lrugens;
+	int nr_lrugens;
+	bool lrugens_stale;
 };
 
 void mlf_lin_init(struct mlf_lin *lin, struct pglist_data *nodes,
@@ -99,6 +106,12 @@ bool mlf_lin_final(struct mlf_lin *lin, struct mlf_failure *f);
 bool mlf_lin_port_where(struct mlf_lin *lin, int i, int nid, int *gen,
 			int *bin);
 bool mlf_lin_section_open(const struct mlf_lin *lin, int nid);
+
+/* The slots' memcgs changed (an alloc, a release): mlf_lin_touch() rereads. */
+static inline void mlf_lin_memcgs_changed(struct mlf_lin *lin)
+{
+	lin->lrugens_stale = true;
+}
 
 /* A write by @task at @step to @addr: note it if it is in an lrugen. */
 void mlf_lin_touch(struct mlf_lin *lin, const void *addr, unsigned long step,

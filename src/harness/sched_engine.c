@@ -87,6 +87,7 @@ static struct mem_cgroup *alloc_of(int i)
 static void set_alloc(int i, struct mem_cgroup *memcg)
 {
 	__atomic_store_n(&E.slots[i].alloc, memcg, __ATOMIC_RELAXED);
+	mlf_lin_memcgs_changed(&E.lin);
 }
 
 static long refs_of(struct mem_cgroup *memcg)

@@ -70,16 +70,20 @@ void mlf_fiber_asm_start(void);
 
 MLF_NO_TSAN void mlf_fiber_init_main(struct mlf_fiber *f)
 {
+	/* the thread's stack: pthread_getattr_np() reads /proc, so once */
+	static __thread const void *bottom;
+	static __thread size_t size;
 	pthread_attr_t attr;
-	void *addr = NULL;
-	size_t size = 0;
 
-	memset(f, 0, sizeof(*f));
-	if (!pthread_getattr_np(pthread_self(), &attr)) {
+	if (!bottom && !pthread_getattr_np(pthread_self(), &attr)) {
+		void *addr = NULL;
+
 		pthread_attr_getstack(&attr, &addr, &size);
 		pthread_attr_destroy(&attr);
+		bottom = addr;
 	}
-	f->stack_bottom = addr;
+	memset(f, 0, sizeof(*f));
+	f->stack_bottom = bottom;
 	f->stack_size = size;
 	f->tsan_fiber = mlf_tsan_current_fiber();
 }

@@ -8,6 +8,7 @@
  */
 #include "schedule.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,38 @@
 #define RECENT 512
 
 int mlf_sched_on;
+
+#ifdef MLF_SCHED_FEEDBACK
+/*
+ * What libFuzzer sees of a schedule (its extra counters): code coverage is
+ * the same whatever the interleaving, so without this a new interleaving
+ * would never be kept. A counter per switch between two source lines
+ * (where one task was stopped, where the next goes on): which code met
+ * which. Coarse on purpose: every distinct counter is a feature libFuzzer
+ * keeps count of for every input.
+ */
+#define FEEDBACK_SIZE (1u << 12)
+__attribute__((section("__libfuzzer_extra_counters"), used)) static u8
+	feedback[FEEDBACK_SIZE];
+
+static void note_interleaving(const struct mlf_site *mine,
+			      const struct mlf_site *other)
+{
+	u64 h = ((u64)(uintptr_t)mine * 0x9e3779b97f4a7c15ULL) ^
+		((u64)(uintptr_t)other * 0xc2b2ae3d27d4eb4fULL);
+	u8 *c = &feedback[(h >> 40) & (FEEDBACK_SIZE - 1)];
+
+	if (*c != 0xff)
+		(*c)++;
+}
+#else
+static void note_interleaving(const struct mlf_site *mine,
+			      const struct mlf_site *other)
+{
+	(void)mine;
+	(void)other;
+}
+#endif
 
 enum task_state {
 	T_RUNNABLE,
@@ -68,6 +101,9 @@ static struct {
 	struct mlf_fiber main;
 	struct mlf_task *main_task;
 	unsigned long step, max_steps;
+	/* the last point's site, and the task that passed it */
+	const struct mlf_site *last_site;
+	int last_task;
 	/* MLF_SCHED_INPUT: the next decision, and the points until it */
 	int next_decision;
 	unsigned long countdown;
@@ -448,6 +484,12 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	S.step++;
 	cur->points++;
 	record(kind, addr, site);
+	if (S.last_task != cur->index) {
+		/* a switch happened before this point */
+		note_interleaving(site, S.last_site);
+		S.last_task = cur->index;
+	}
+	S.last_site = site;
 	if (S.step > S.max_steps)
 		fail_livelock();
 	/* an access to freed memory fails here, named by how it happened */
@@ -576,6 +618,8 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	S.cfg = cfg;
 	S.nr = cfg->nr_tasks;
 	S.step = 0;
+	S.last_site = NULL;
+	S.last_task = -2;
 	S.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	S.nr_recent = 0;
 	S.preemptions = 0;
