@@ -14,6 +14,7 @@
 #include "check/checks.h"
 #include "check/lin.h"
 #include "check/walk_checks.h"
+#include "kernel/rcu_model.h"
 #include "kernel/sanitizer.h"
 #include "world.h"
 
@@ -95,10 +96,19 @@ static long refs_of(struct mem_cgroup *memcg)
 	return __atomic_load_n(&memcg->refcnt.counter, __ATOMIC_RELAXED);
 }
 
-static struct mem_cgroup *lin_memcg_of(void *arg, int i)
+/*
+ * The checks' view of slot @i: its memcg, unless a bug freed it already
+ * (then its lrugens are poison the checks must not follow).
+ */
+MLF_NO_TSAN static struct mem_cgroup *lin_memcg_of(void *arg, int i)
 {
+	struct mem_cgroup *memcg = alloc_of(i);
+
 	(void)arg;
-	return alloc_of(i);
+	if (memcg && __atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED) &&
+	    mlf_rcu_model_freed(memcg))
+		return NULL;
+	return memcg;
 }
 
 /* A step of the harness's bookkeeping: a scheduling point of its own. */

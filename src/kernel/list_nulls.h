@@ -4,6 +4,10 @@
  * but a "nulls" marker, an odd value carrying a small integer. A lockless
  * reader that ends on a marker whose value is not the one of the list it
  * started on knows it was moved to another list and restarts.
+ *
+ * A primitive's plain read of the node or head it is given is a scheduling
+ * point too (schedule.h): the read stays plain, but a node freed by then
+ * fails there, by name, not later in a sanitizer's report.
  */
 #ifndef _MLF_KERNEL_LIST_NULLS_H
 #define _MLF_KERNEL_LIST_NULLS_H
@@ -39,6 +43,7 @@ static inline unsigned long get_nulls_value(const struct hlist_nulls_node *ptr)
 
 static inline int hlist_nulls_unhashed(const struct hlist_nulls_node *h)
 {
+	mlf_point(MLF_PT_READ, &h->pprev);
 	return !h->pprev;
 }
 
@@ -55,7 +60,7 @@ static inline int hlist_nulls_empty(const struct hlist_nulls_head *h)
 static inline void hlist_nulls_add_head(struct hlist_nulls_node *n,
 					struct hlist_nulls_head *h)
 {
-	struct hlist_nulls_node *first = h->first;
+	struct hlist_nulls_node *first = (mlf_point(MLF_PT_READ, &h->first), h->first);
 
 	n->next = first;
 	WRITE_ONCE(n->pprev, &h->first);
@@ -66,7 +71,7 @@ static inline void hlist_nulls_add_head(struct hlist_nulls_node *n,
 
 static inline void __hlist_nulls_del(struct hlist_nulls_node *n)
 {
-	struct hlist_nulls_node *next = n->next;
+	struct hlist_nulls_node *next = (mlf_point(MLF_PT_READ, &n->next), n->next);
 	struct hlist_nulls_node **pprev = n->pprev;
 
 	/* WRITE_ONCE() in the kernel; compiler.h says why _DEP */

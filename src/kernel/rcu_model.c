@@ -311,6 +311,16 @@ MLF_NO_TSAN void mlf_rcu_model_free(void *ptr, size_t size)
 	q->gp_start = q->after_gp ? R.gps[R.running_cb]->start : 0;
 }
 
+MLF_NO_TSAN bool mlf_rcu_model_freed(const void *p)
+{
+	int at;
+
+	if (!R.nr_q)
+		return false;
+	at = q_search(p);
+	return at < R.nr_q && (const char *)p >= R.q[at].ptr;
+}
+
 MLF_NO_TSAN void mlf_rcu_model_access(const volatile void *addr,
 				      enum mlf_point kind)
 {
@@ -329,7 +339,8 @@ MLF_NO_TSAN void mlf_rcu_model_access(const volatile void *addr,
 		return;
 	q = &R.q[at];
 	if (!t->rcu_read_depth)
-		check = "rcu.uaf";
+		/* a pointer kept past its section's end, or a plain misuse */
+		check = q->after_gp ? "rcu.stale" : "rcu.uaf";
 	else if (!q->after_gp)
 		check = since <= q->freed_at ? "rcu.no_grace" : "rcu.stale";
 	else

@@ -17,9 +17,11 @@
  *     rcu.gp_early  freed after a grace period that ended while this
  *                   reader, inside since before it began, still held it
  *     rcu.stale     the reader's section began after the grace period (or
- *                   the free) began: it kept the pointer across
- *                   rcu_read_unlock() / rcu_read_lock()
- *     rcu.uaf       touched outside any read-side critical section
+ *                   the free) began, or it is in none and the free waited
+ *                   for a grace period: it kept the pointer across
+ *                   rcu_read_unlock() (/ rcu_read_lock())
+ *     rcu.uaf       touched outside any read-side critical section after
+ *                   a free that waited for nothing
  * - Independent checks of the model itself, from each task's own count of
  *   the sections it left (not from the grace period's bookkeeping):
  *     rcu.gp        a grace period ended while a task inside at its start
@@ -53,6 +55,8 @@ void mlf_rcu_model_task_done(void);
 
 /* kfree_poisoned() during a run: poison and quarantine. */
 void mlf_rcu_model_free(void *ptr, size_t size);
+/* Whether @p lies in memory freed (and quarantined) in this run. */
+bool mlf_rcu_model_freed(const void *p);
 /* A scheduling point on @addr: fails if it lies in freed memory. */
 void mlf_rcu_model_access(const volatile void *addr, enum mlf_point kind);
 

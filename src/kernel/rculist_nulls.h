@@ -41,7 +41,7 @@ static inline void hlist_nulls_del_rcu(struct hlist_nulls_node *n)
 static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
 					    struct hlist_nulls_head *h)
 {
-	struct hlist_nulls_node *first = h->first;
+	struct hlist_nulls_node *first = (mlf_point(MLF_PT_READ, &h->first), h->first);
 
 	WRITE_ONCE_DEP(n->next, first);
 	WRITE_ONCE(n->pprev, &h->first);
@@ -60,6 +60,7 @@ static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
 static inline void hlist_nulls_add_behind_rcu(struct hlist_nulls_node *n,
 					      struct hlist_nulls_node *last)
 {
+	mlf_point(MLF_PT_READ, &last->next);
 	WRITE_ONCE_DEP(n->next, last->next);
 	WRITE_ONCE(n->pprev, &last->next);
 	rcu_assign_pointer(hlist_nulls_next_rcu(last), n);

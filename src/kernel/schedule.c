@@ -492,9 +492,6 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	S.last_site = site;
 	if (S.step > S.max_steps)
 		fail_livelock();
-	/* an access to freed memory fails here, named by how it happened */
-	if (addr)
-		mlf_rcu_model_access(addr, kind);
 	if (S.cfg->on_point)
 		S.cfg->on_point(kind, addr, S.cfg->arg);
 	/*
@@ -508,6 +505,12 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	next = choose(true, kind == MLF_PT_START);
 	if (next && next != cur)
 		switch_to(next, kind != MLF_PT_START);
+	/*
+	 * Back to run the access: if what it touches was freed, by now or
+	 * by whoever ran meanwhile, it fails here, named by how it happened.
+	 */
+	if (addr)
+		mlf_rcu_model_access(addr, kind);
 }
 
 /* ---- tasks ---- */

@@ -81,11 +81,21 @@ class Bug:
         """The check that target must report."""
         return self.expects[0][1] if self.expects else None
 
+    @property
+    def sanitizer(self):
+        """The sanitizer it needs (Sanitizer: tsan), or None."""
+        return self.field("Sanitizer")
+
     def expect_for(self, target):
         for t, check in self.expects:
             if t == target:
                 return check
         return None
+
+
+def catches(fired, expected):
+    """Whether check @fired is what @expected ("a|b": either) names."""
+    return bool(fired) and bool(expected) and fired in expected.split("|")
 
 
 def bugs():
