@@ -115,10 +115,17 @@ class ZooRuns(unittest.TestCase):
         self.assertIn("tail.cache", line)
         self.assertIn("seq.advance x2", line)
 
-    def test_preset_follows_the_engine(self):
+    def test_preset_follows_the_sanitizer(self):
         for b in ZOO.values():
             self.assertEqual(zoo.preset_of(b),
-                             "fuzz-tsan" if b.engine == "concurrent" else "fuzz", b.name)
+                             "fuzz-tsan" if b.field("Sanitizer") == "tsan" else "fuzz", b.name)
+
+    def test_either_of_two_expected_checks_catches(self):
+        self.assertTrue(bugs.catches("vm.warn", "rcu.stale|vm.warn"))
+        self.assertTrue(bugs.catches("rcu.stale", "rcu.stale|vm.warn"))
+        self.assertFalse(bugs.catches("rcu.uaf", "rcu.stale|vm.warn"))
+        self.assertFalse(bugs.catches("rcu", "rcu.stale|vm.warn"))
+        self.assertFalse(bugs.catches(None, "rcu.stale"))
 
 
 class Regressions(unittest.TestCase):
