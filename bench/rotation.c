@@ -13,8 +13,8 @@
  *   checked  the shim as the tests use it (lockdep, probes, liburcu, pthread
  *            lock; -DMLF_SPINLOCK_SPIN for a spinning one)
  *   fast     the bench shim (-DMLF_SHIM_BENCH, src/kernel/bench_fast.h)
- *   stats    the bench shim with TSC lock statistics (-DMLF_SHIM_BENCH_STATS),
- *            one acquisition in --stats-period timed
+ *   stats    the bench shim with TSC lock statistics (-DMLF_SHIM_BENCH_STATS):
+ *            every wait timed, one hold in --stats-period
  *   work     the bench shim and --visit-work NS of busy work in each
  *            shrink_one(), outside the lock (-DMLF_SHIM_BENCH_WORK)
  *   floor    no shim at all (-DMLF_FLOOR, bench/floor/kernel.h)
@@ -136,12 +136,12 @@ static void collect_lock(struct lock_figures *f)
 	double scale;
 
 	mlf_bench_lock_stats_collect(&s);
-	/* the timed acquisitions stand for all of them */
+	/* the timed holds stand for all of them; every wait is timed */
 	scale = s.sampled ? (double)s.acquisitions / s.sampled : 0;
 	f->acquisitions = s.acquisitions;
 	f->contended = s.contended;
 	f->sampled = s.sampled;
-	f->wait_ns = s.wait_cycles / tsc_ghz * scale;
+	f->wait_ns = s.wait_cycles / tsc_ghz;
 	f->max_wait_ns = s.max_wait_cycles / tsc_ghz;
 	f->hold_ns = s.hold_cycles / tsc_ghz * scale;
 	f->max_hold_ns = s.max_hold_cycles / tsc_ghz;

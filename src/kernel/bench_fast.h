@@ -26,8 +26,8 @@
  * VM_WARN_ON_ONCE() stays too (one predictable branch).
  *
  * -DMLF_SHIM_BENCH_STATS adds lock statistics read from the TSC (2 rdtsc per
- * timed acquisition, 3 if it waited; one in mlf_bench_stats_period is timed)
- * in a build of its own, so that the fast build stays clean; -DMLF_SHIM_BENCH_WORK a busy wait per
+ * wait, 2 per hold timed, one hold in mlf_bench_stats_period timed) in a
+ * build of its own, so that the fast build stays clean; -DMLF_SHIM_BENCH_WORK a busy wait per
  * visit (mlf_bench_visit_work cycles, outside the lock) in another.
  */
 #ifndef _MLF_KERNEL_BENCH_FAST_H
@@ -70,21 +70,22 @@ static inline u64 mlf_bench_cycles(void)
 
 /*
  * Lock statistics of the calling thread (MLF_SHIM_BENCH_STATS builds). Every
- * acquisition is counted, and whether it found the lock taken; one in
- * mlf_bench_stats_period is timed (wait and hold), so that the clock reads
- * can be spread thin: the means are the sampled ones, the total wait is
- * scaled up by acquisitions / sampled.
+ * acquisition is counted; one that finds the lock taken is timed from its
+ * first failed try to the lock (a waiter has the time), and the hold of one
+ * acquisition in mlf_bench_stats_period is timed, so that the clock reads
+ * inside the critical section can be spread thin: the mean hold is the
+ * sampled one.
  */
 struct mlf_bench_lock_stats {
 	unsigned long acquisitions;
 	unsigned long contended;	/* acquisitions that found it taken */
-	unsigned long sampled;		/* acquisitions timed */
+	unsigned long sampled;		/* holds timed */
 	u64 wait_cycles;		/* from the first failed try to the lock */
 	u64 max_wait_cycles;
-	u64 hold_cycles;
+	u64 hold_cycles;		/* of the timed holds */
 	u64 max_hold_cycles;
 	u64 hold_start;			/* 0 if this hold is not timed */
-	unsigned long countdown;	/* acquisitions to the next timed one */
+	unsigned long countdown;	/* acquisitions to the next timed hold */
 };
 extern __thread struct mlf_bench_lock_stats mlf_bench_lock_stats;
 extern unsigned long mlf_bench_stats_period;	/* 1: time every one */
@@ -108,37 +109,32 @@ static inline void mlf_bench_spin_lock(spinlock_t *lock)
 {
 #ifdef MLF_SHIM_BENCH_STATS
 	struct mlf_bench_lock_stats *s = &mlf_bench_lock_stats;
-	bool timed = !s->countdown, waited = false;
-	u64 start = 0, now;
-
-	if (timed)
-		s->countdown = mlf_bench_stats_period;
-	s->countdown--;
+	u64 start = 0, now = 0;
 #endif
 
 	while (unlikely(__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))) {
 #ifdef MLF_SHIM_BENCH_STATS
-		if (!waited && timed)
+		if (!start)
 			start = mlf_bench_cycles();
-		waited = true;
 #endif
 		while (__atomic_load_n(&lock->locked, __ATOMIC_RELAXED))
 			mlf_bench_cpu_relax();
 	}
 #ifdef MLF_SHIM_BENCH_STATS
 	s->acquisitions++;
-	s->contended += waited;
-	s->hold_start = 0;
-	if (!timed)
-		return;
-	now = mlf_bench_cycles();
-	s->sampled++;
-	if (waited) {
+	if (start) {
+		now = mlf_bench_cycles();
+		s->contended++;
 		s->wait_cycles += now - start;
 		if (now - start > s->max_wait_cycles)
 			s->max_wait_cycles = now - start;
 	}
-	s->hold_start = now;
+	s->hold_start = 0;
+	if (s->countdown--)
+		return;
+	s->countdown = mlf_bench_stats_period - 1;
+	s->sampled++;
+	s->hold_start = now ? now : mlf_bench_cycles();
 #endif
 }
 

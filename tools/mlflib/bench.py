@@ -36,8 +36,8 @@ LAYERS = {
                 "liburcu, pthread mutex (release preset)"),
     "fast": ("bench_rotation_fast_", "the bench shim (-DMLF_SHIM_BENCH, "
              "src/kernel/bench_fast.h)"),
-    "stats": ("bench_rotation_stats_", "the bench shim + TSC lock statistics, one "
-              "acquisition in --stats-period timed (-DMLF_SHIM_BENCH_STATS)"),
+    "stats": ("bench_rotation_stats_", "the bench shim + TSC lock statistics: every "
+              "wait, one hold in --stats-period timed (-DMLF_SHIM_BENCH_STATS)"),
     "work": ("bench_rotation_work_", "the bench shim + --visit-work busy wait in "
              "shrink_one (-DMLF_SHIM_BENCH_WORK)"),
     "floor": ("bench_rotation_floor_", "no shim at all (bench/floor/kernel.h)"),
@@ -168,7 +168,7 @@ def _callgrind_ir(binary, memcgs, passes):
            "--memcgs", memcgs, "--workers", 1, "--passes", passes, "--no-lock-stats"]
     proc = common.run(cmd, capture_output=True, text=True)
     visits = _json_line(proc, binary)["visits"]
-    ann = common.run(["callgrind_annotate", "--tree=none", "--inclusive=no",
+    ann = common.run(["callgrind_annotate", "--auto=no", "--tree=none", "--inclusive=no",
                       "--threshold=100", out],
                      capture_output=True, text=True).stdout
     os.unlink(out)
@@ -245,7 +245,7 @@ def run_breakdown(build_dir, args):
         t2, f2, v2 = _callgrind_ir(binary, memcgs, 39)
         dv = v2 - v1
         print("%-10s %8.1f instructions per visit%s" % (
-            layer, (t2 - t1) / dv, " (every acquisition timed)" if layer == "stats" else ""))
+            layer, (t2 - t1) / dv, " (every hold timed)" if layer == "stats" else ""))
         top[layer] = sorted(((f2.get(k, 0) - f1.get(k, 0)) / dv, k)
                             for k in set(f1) | set(f2))[::-1]
     for layer in ("checked", "fast", "floor"):
@@ -330,8 +330,8 @@ def run_workers(build_dir, args, variants):
                     _spread([r["requests_per_s"] for r in rs], "%.1f"),
                     _spread(_ratios(per, ("fast", "v6.12"), ("fast", v), "requests_per_s"),
                             "%.1fx") if has else "-"))
-            print("stats build (the lock's hold and wait from the TSC, one acquisition "
-                  "in %d timed; wait share: of the workers' time):" % args.stats_period)
+            print("stats build (the lock's hold and wait from the TSC: every wait, one "
+                  "hold in %d timed; wait share: of the workers' time):" % args.stats_period)
             print("%-14s %24s %18s %12s %22s %16s %14s %22s" % (
                 "variant", "visits/s (M)", "hold mean (ns)", "max (us)",
                 "wait share", "contended", "max wait (us)", "vs v6.12 (visits/s)"))
@@ -558,6 +558,12 @@ def write_csv(path, rows):
     print("mlf bench: wrote %s" % path)
 
 
+def _load_note(section):
+    """Other processes share the CPUs: say how busy the machine was."""
+    print("(%s: load average %.2f %.2f %.2f at its end, on %d CPUs)"
+          % ((section,) + os.getloadavg() + (os.cpu_count(),)))
+
+
 def run_rotation(args, extra):
     variants = _variants(args.variants)
     # the old invocations: --lock (the seed table) or --sweep alone
@@ -583,6 +589,7 @@ def run_rotation(args, extra):
             build_dir = _build()
         if s == "breakdown":
             run_breakdown(build_dir, args)
+            _load_note(s)
             continue
         if s == "seed":
             got = run_seed(args, variants, extra)
@@ -592,6 +599,7 @@ def run_rotation(args, extra):
         for r in got:
             r["section"] = s
         rows += got
+        _load_note(s)
     if args.csv:
         write_csv(args.csv, rows)
     print("\nmlf bench rotation: %s in %.0f s" % (" ".join(sections),
@@ -707,8 +715,8 @@ def register(subparsers):
     r.add_argument("--visit-work", default="0,100,300,1000",
                    help="gap: ns of work per visit outside the lock (default 0,100,300,1000)")
     r.add_argument("--stats-period", type=int, default=16,
-                   help="workers: time one lock acquisition in N in the stats build "
-                        "(default 16; 1 times every one)")
+                   help="workers: time one lock hold in N in the stats build "
+                        "(default 16; 1 times every one; waits are always timed)")
     r.add_argument("--retries", type=int, default=1,
                    help="try_to_free_mem_cgroup_pages calls per request (kernel: 17)")
     r.add_argument("--variants", default=",".join(common.CORRECT_VARIANTS))
