@@ -20,6 +20,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* sched_setaffinity() */
 #endif
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,72 @@ static double visit_ns(double seconds, unsigned long *visits_out)
 	return (t - t0) / visits;
 }
 
+/*
+ * --line-transfer: what a cache line costs to move between two CPUs, the
+ * unit of contention: two threads on the first two CPUs this process may
+ * use hand one line back and forth. Needs no shim; any build does it.
+ */
+static long line_turn __attribute__((aligned(64)));
+static const long line_rounds = 1000000;
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *line_partner(void *arg)
+{
+	long i;
+
+	pin_to(*(int *)arg);
+	for (i = 0; i < line_rounds; i++) {
+		while (__atomic_load_n(&line_turn, __ATOMIC_ACQUIRE) != 2 * i + 1)
+			;
+		__atomic_store_n(&line_turn, 2 * i + 2, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of batches of round trips, so that a preemption of either
+ * thread (other processes share the CPUs) spoils a batch, not the figure. */
+static double line_transfer_ns(int cpu0, int cpu1)
+{
+	enum { BATCH = 1000 };
+	double batch[1000], t0, t;
+	pthread_t partner;
+	long i;
+
+	pin_to(cpu0);
+	__atomic_store_n(&line_turn, 0, __ATOMIC_RELAXED);
+	pthread_create(&partner, NULL, line_partner, &cpu1);
+	t0 = now_ns();
+	for (i = 0; i < line_rounds; i++) {
+		__atomic_store_n(&line_turn, 2 * i + 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&line_turn, __ATOMIC_ACQUIRE) != 2 * i + 2)
+			;
+		if ((i + 1) % BATCH == 0) {
+			t = now_ns();
+			batch[i / BATCH] = t - t0;
+			t0 = t;
+		}
+	}
+	pthread_join(partner, NULL);
+	qsort(batch, line_rounds / BATCH, sizeof(batch[0]), cmp_double);
+	/* a round trip is two transfers */
+	return batch[line_rounds / BATCH / 2] / BATCH / 2;
+}
+
 struct piece {
 	const char *name;
 	double (*fn)(long n);
@@ -175,14 +242,20 @@ static double best_of(double (*fn)(long n), long n, int repeat)
 
 int main(int argc, char **argv)
 {
-	int memcgs = 1500, repeat = 5, i;
+	int memcgs = 1500, repeat = 5, i, cpu[2] = { -1, -1 }, n;
+	bool line = false;
 	long iterations = 2000000, stats_period = 1;
 	double seconds = 0.5, empty, visit;
 	unsigned long visits;
 	cpu_set_t set;
 
-	for (i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--memcgs"))
+	for (i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "--line-transfer")) {
+			line = true;
+			i--;
+		} else if (i + 1 >= argc) {
+			break;
+		} else if (!strcmp(argv[i], "--memcgs"))
 			memcgs = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--iterations"))
 			iterations = atol(argv[i + 1]);
@@ -198,8 +271,30 @@ int main(int argc, char **argv)
 	if (i < argc || memcgs < 1 || iterations < 1 || repeat < 1 ||
 	    seconds <= 0 || stats_period < 1) {
 		fprintf(stderr, "usage: bench_visit [--memcgs N] [--iterations I] "
-				"[--repeat R] [--time S] [--stats-period N]\n");
+				"[--repeat R] [--time S] [--stats-period N] "
+				"[--line-transfer]\n");
 		return 2;
+	}
+	if (line) {
+		double best = 1e30;
+
+		sched_getaffinity(0, sizeof(set), &set);
+		for (i = n = 0; i < CPU_SETSIZE && n < 2; i++)
+			if (CPU_ISSET(i, &set))
+				cpu[n++] = i;
+		if (n < 2) {
+			printf("{\"line_transfer_ns\": null}\n");
+			return 0;
+		}
+		for (i = 0; i < repeat; i++) {
+			double t = line_transfer_ns(cpu[0], cpu[1]);
+
+			if (t < best)
+				best = t;
+		}
+		printf("{\"line_transfer_ns\": %.2f, \"cpus\": [%d, %d]}\n",
+		       best, cpu[0], cpu[1]);
+		return 0;
 	}
 #ifdef MLF_SHIM_BENCH_STATS
 	mlf_bench_stats_period = stats_period;

@@ -161,6 +161,14 @@ PIECES = [
 ]
 
 
+def _line_transfer(build_dir):
+    """What moving a cache line between the first two CPUs costs now: the
+    hypervisor may place them close or far apart, and it changes."""
+    binary = os.path.join(build_dir, "bench", "bench_visit_fast_p1-3")
+    cmd = [binary, "--line-transfer", "--repeat", 3]
+    return _json_line(common.run(cmd, capture_output=True, text=True), binary)
+
+
 def _callgrind_ir(binary, memcgs, passes):
     """(instructions, {function: instructions}, visits) of one callgrind run."""
     out = "/tmp/mlf-callgrind.%d.out" % os.getpid()
@@ -200,7 +208,9 @@ def run_breakdown(build_dir, args):
                "--stats-period", period]
         return _json_line(common.run(cmd, capture_output=True, text=True), binary)
 
-    per = _interleaved(configs, rounds, run)
+    per = _interleaved(configs + ["line"], rounds,
+                       lambda c: _line_transfer(build_dir) if c == "line" else run(c))
+    transfers = [r["line_transfer_ns"] for r in per.pop("line")]
     med = {(c[0], v): {k: statistics.median(r[k] for r in rows) for k in rows[0]
                        if isinstance(rows[0][k], (int, float))}
            for (c, v), rows in per.items()}
@@ -229,6 +239,9 @@ def run_breakdown(build_dir, args):
           + "".join("%10.2f" % med[(c, "p1-3")].get("resched", 0) for c in labels))
     print("%-46s" % "  the checked lock with its statistics on"
           + "%10.2f" % med[("checked", "p1-3")].get("lock_stats", 0))
+    if None not in transfers:
+        print("%-46s%s" % ("  a cache line moved between two CPUs",
+                           _spread(transfers, "%.1f")))
     for label, layer, period in VISIT_COLUMNS:
         print("  %-9s %s%s" % (label, LAYERS[layer][1],
                                ", period %d" % period if layer == "stats" else ""))
@@ -304,9 +317,13 @@ def run_workers(build_dir, args, variants):
         for w in args.workers_list or [1, 2, 8]:
             passes = _fixed_passes(args, n)
             configs = [(layer, v) for layer in ("fast", "stats") for v in variants]
-            per = _interleaved(configs, rounds, lambda c: _rotation(
+            if w > 1:
+                configs.append("line")
+            per = _interleaved(configs, rounds, lambda c: _line_transfer(build_dir)
+                               if c == "line" else _rotation(
                 build_dir, c[0], c[1], n, w, args.retries, passes=passes,
                 stats_period=args.stats_period if c[0] == "stats" else None))
+            transfers = [r["line_transfer_ns"] for r in per.pop("line", [])]
             how = ("pinned one per core" if w <= ncpu else
                    "pinned round-robin, %d per core: OVERSUBSCRIBED, a waiter can spin "
                    "while the holder is preempted" % -(-w // ncpu))
@@ -347,6 +364,9 @@ def run_workers(build_dir, args, variants):
                     max(r["lock_max_wait_us"] for r in rs),
                     _spread(_ratios(per, ("stats", "v6.12"), ("stats", v), "visits_per_s"),
                             "%.1fx") if "v6.12" in variants else "-"))
+            if transfers and None not in transfers:
+                print("a cache line moved between the two CPUs, measured each round: %s ns"
+                      % ", ".join("%.0f" % t for t in transfers))
             seed = [v for v in variants if v in SEED_TABLE]
             if "v6.12" in seed:
                 print("beside it, %s (requests/s, requests of unknown size):" % SEED_MACHINE)
@@ -710,8 +730,8 @@ def register(subparsers):
     r.add_argument("--requests", type=int, default=200,
                    help="workers: fixed work per run, in one reclaimer's requests "
                         "(13 passes over every memcg each; default 200)")
-    r.add_argument("--gap-requests", type=int, default=20,
-                   help="gap: fixed work per run, in requests (default 20)")
+    r.add_argument("--gap-requests", type=int, default=50,
+                   help="gap: fixed work per run, in requests (default 50)")
     r.add_argument("--visit-work", default="0,100,300,1000",
                    help="gap: ns of work per visit outside the lock (default 0,100,300,1000)")
     r.add_argument("--stats-period", type=int, default=16,
