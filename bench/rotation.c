@@ -375,5 +375,9 @@ int main(int argc, char **argv)
 	       lock.max_hold_ns / 1e3, lock.wait_ns / 1e9,
 	       lock.max_wait_ns / 1e3, lock.wait_ns / 1e9 / (elapsed * workers),
 	       tsc_ghz, visit_work_ns);
+	/* the memcgs stay linked on the node: reachable, not leaked */
+	free(wk);
+	free(pool);
+	free(cpus);
 	return visits ? 0 : 1;
 }

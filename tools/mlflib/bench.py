@@ -283,6 +283,8 @@ def run_one(build_dir, args, variants):
             build_dir, c[0], c[1], n, 1, args.retries, time_s=per_run))
         _header("One reclaimer, %d memcgs: %d interleaved rounds of %.2f s per binary; "
                 "median [min-max] over rounds" % (n, rounds, per_run))
+        print("(checked runs as the old table did, with its clock_gettime() lock "
+              "statistics on)")
         print("%-8s %-14s %26s %15s %26s %24s" % (
             "layer", "variant", "requests/s", "visits/request", "ns per visit",
             "vs v6.12 (same layer)"))
@@ -421,6 +423,7 @@ def plot_sweep(table, lines, png, title):
         raise common.MlfError("gnuplot is missing (tools/mlf setup installs gnuplot-nox)")
     data = png[:-4] + ".dat" if png.endswith(".png") else png + ".dat"
     with open(data, "w", encoding="utf-8") as f:
+        f.write("# SPDX-License-Identifier: GPL-2.0\n")
         f.write("# %s\n# memcgs  ns-per-rotation (median of the rounds)\n" % title)
         for layer, v in lines:
             f.write("# %s %s\n" % (layer, v))
@@ -701,9 +704,10 @@ bench/README.md; seed is the old table):
              unpinned, --time seconds per variant (flags it does not know go
              to bench_rotation)
 Layers: checked = the shim the tests use; fast = the bench shim
-(src/kernel/bench_fast.h); stats = fast + TSC lock statistics; work = stats
+(src/kernel/bench_fast.h); stats = fast + TSC lock statistics; work = fast
 + --visit-work; floor = no shim (bench/floor/kernel.h). Workers are pinned
-one per CPU; more workers than CPUs is reported as oversubscribed."""
+one per CPU; more workers than CPUs is reported as oversubscribed. Each
+section ends with the load average: other processes share the CPUs."""
 
 
 def register(subparsers):
@@ -739,7 +743,9 @@ def register(subparsers):
                         "(default 16; 1 times every one; waits are always timed)")
     r.add_argument("--retries", type=int, default=1,
                    help="try_to_free_mem_cgroup_pages calls per request (kernel: 17)")
-    r.add_argument("--variants", default=",".join(common.CORRECT_VARIANTS))
+    r.add_argument("--variants", default=",".join(common.CORRECT_VARIANTS),
+                   help="comma-separated (default: all five; gap takes v6.12, p1-3 "
+                        "and p1-4 of them)")
     r.add_argument("--lock", choices=["mutex", "spin", "both"],
                    help="seed: spinlock_t as a sleeping mutex (default) or a spinning "
                         "lock; alone, selects the seed section")
