@@ -351,12 +351,13 @@ def run_workers(build_dir, args, variants):
                             "%.1fx") if has else "-"))
             print("stats build (the lock's hold and wait from the TSC: every wait, one "
                   "hold in %d timed; wait share: of the workers' time):" % args.stats_period)
-            print("%-14s %24s %18s %12s %22s %16s %14s %22s" % (
+            print("%-14s %24s %18s %12s %22s %16s %14s %22s %10s" % (
                 "variant", "visits/s (M)", "hold mean (ns)", "max (us)",
-                "wait share", "contended", "max wait (us)", "vs v6.12 (visits/s)"))
+                "wait share", "contended", "max wait (us)", "vs v6.12 (visits/s)",
+                "rot/visit"))
             for v in variants:
                 rs = per[("stats", v)]
-                print("%-14s %24s %18s %12s %22s %15.1f%% %14.0f %22s" % (
+                print("%-14s %24s %18s %12s %22s %15.1f%% %14.0f %22s %10.3f" % (
                     v, _spread([r["visits_per_s"] / 1e6 for r in rs], "%.2f"),
                     _spread([r["lock_mean_hold_us"] * 1e3 for r in rs], "%.1f"),
                     "%.0f" % max(r["lock_max_hold_us"] for r in rs),
@@ -365,7 +366,10 @@ def run_workers(build_dir, args, variants):
                                             if r["rotations"] else 0 for r in rs),
                     max(r["lock_max_wait_us"] for r in rs),
                     _spread(_ratios(per, ("stats", "v6.12"), ("stats", v), "visits_per_s"),
-                            "%.1fx") if "v6.12" in variants else "-"))
+                            "%.1fx") if "v6.12" in variants else "-",
+                    statistics.median(r["rotations"] / r["visits"] for r in rs)))
+            print("(rot/visit: lock acquisitions, one per lru_gen_rotate_memcg() call, per "
+                  "visit; p1-4 and later take the lock for a YOUNG rotation they skip)")
             if transfers and None not in transfers:
                 print("a cache line moved between the two CPUs, measured each round: %s ns"
                       % ", ".join("%.0f" % t for t in transfers))
