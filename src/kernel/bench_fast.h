@@ -27,8 +27,9 @@
  *
  * -DMLF_SHIM_BENCH_STATS adds lock statistics read from the TSC (2 rdtsc per
  * wait, 2 per hold timed, one hold in mlf_bench_stats_period timed) in a
- * build of its own, so that the fast build stays clean; -DMLF_SHIM_BENCH_WORK a busy wait per
- * visit (mlf_bench_visit_work cycles, outside the lock) in another.
+ * build of its own, so that the fast build stays clean;
+ * -DMLF_SHIM_BENCH_WORK adds a busy wait per visit (mlf_bench_visit_work
+ * cycles, outside the lock) in another.
  */
 #ifndef _MLF_KERNEL_BENCH_FAST_H
 #define _MLF_KERNEL_BENCH_FAST_H
