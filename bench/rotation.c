@@ -9,7 +9,8 @@
  * the tail (TAIL) and then to the young generation (YOUNG): the rotations
  * whose tail insertion the series makes O(1).
  *
- * The same source is built against each kernel-API layer (bench/CMakeLists.txt):
+ * The same source is built against each kernel-API layer
+ * (bench/CMakeLists.txt):
  *   checked  the shim as the tests use it (lockdep, probes, liburcu, pthread
  *            lock; -DMLF_SPINLOCK_SPIN for a spinning one)
  *   fast     the bench shim (-DMLF_SHIM_BENCH, src/kernel/bench_fast.h)

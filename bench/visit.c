@@ -6,8 +6,8 @@
  * reclaimer, shrink_many() over N memcgs) and then each kernel API the visit
  * calls, alone in a loop of its own, as the port calls it: the same source
  * is built against the checked shim, the bench shim (with and without lock
- * statistics; --stats-period N times one hold in N) and the floor (bench/CMakeLists.txt), so the rows show what
- * each layer costs per call.
+ * statistics; --stats-period N times one hold in N) and the floor
+ * (bench/CMakeLists.txt), so the rows show what each layer costs per call.
  *
  * A piece timed alone runs hot in the caches and the branch predictors, and
  * pieces overlap in the pipeline when they run together, so the pieces do

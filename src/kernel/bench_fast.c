@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The bench shim's state (bench_fast.h): the per-thread generator, RCU
- * nesting count and lock statistics, and the work per visit. Built into bench/'s port libraries
- * only, with -DMLF_SHIM_BENCH.
+ * nesting count and lock statistics, and the work per visit. Built into
+ * bench/'s port libraries only, with -DMLF_SHIM_BENCH.
  */
 #include "bench_fast.h"
 
