@@ -13,7 +13,11 @@
 #include "types.h"
 
 /* A scheduling point of @kind on the object at @p, here in the source. */
+#ifdef MLF_SHIM_BENCH
+#define mlf_point(kind, p) ((void)(p))	/* the bench shim: none */
+#else
 #define mlf_point(kind, p) mlf_sched_point((kind), (p), MLF_SITE())
+#endif
 
 #define READ_ONCE(x)                                                  \
 	({                                                            \

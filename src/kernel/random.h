@@ -10,8 +10,12 @@
 
 #include "types.h"
 
+#ifdef MLF_SHIM_BENCH
+#include "bench_fast.h"	/* a per-thread generator, inlined */
+#else
 u32 get_random_u32_below(u32 ceil);
 u32 get_random_u32(void);
+#endif
 
 /* Draw from these bytes (not copied; keep them alive while drawing). */
 void mlf_entropy_bytes(const u8 *bytes, size_t len);

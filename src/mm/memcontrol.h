@@ -67,7 +67,7 @@ static inline bool mem_cgroup_tryget(struct mem_cgroup *memcg)
 	if (atomic_long_inc_not_zero(&memcg->refcnt))
 		return true;
 	/* a walk met a memcg whose last reference is gone (trace.h) */
-	if (mlf_current()->walk)
+	if (mlf_walk_active())
 		trace_mlf_walk(MLF_WALK_TRYGET_FAILED, memcg, 0);
 	return false;
 }

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The floor: the kernel APIs the port uses, in their plainest form, with
+ * nothing of src/kernel/. bench/CMakeLists.txt force-includes this header
+ * (-include) before the port's own src/mm/vmscan.c and memcontrol.c and the
+ * benchmark driver, so that the same code and the same loop run with no
+ * shim at all: what a visit costs when only the algorithm is left.
+ *
+ * The definitions follow the kernel's for x86-64 (include/linux/list_nulls.h,
+ * rculist_nulls.h, the seed's hlist_nulls_add_behind_rcu() in its reviewed
+ * form, CONFIG_DEBUG_VM=n, CONFIG_LOCKDEP=n, CONFIG_PREEMPT_NONE's RCU read
+ * side, no tracepoints). The lock is a spinning exchange, the cost of an
+ * uncontended qspinlock; draws come from a per-thread xorshift64.
+ */
+#ifndef _MLF_BENCH_FLOOR_KERNEL_H
+#define _MLF_BENCH_FLOOR_KERNEL_H
+
+/* The shim's umbrella header must not come in: mmzone.h includes it. */
+#define _MLF_KERNEL_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define __rcu
+#define __force
+#define __maybe_unused __attribute__((unused))
+
+#define barrier() __asm__ __volatile__("" ::: "memory")
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, val)                                  \
+	do {                                                \
+		*(volatile __typeof__(x) *)&(x) = (val);    \
+	} while (0)
+/* x86: a release store is a compiler barrier and a plain store */
+#define smp_store_release(p, v)     \
+	do {                        \
+		barrier();          \
+		WRITE_ONCE(*(p), v); \
+	} while (0)
+
+/* include/linux/bug.h and mmdebug.h with CONFIG_DEBUG_VM=n */
+#define VM_WARN_ON_ONCE(cond) ((void)sizeof(cond))
+#define VM_BUG_ON(cond) ((void)sizeof(cond))
+
+/* atomic_long_t: the lock-prefixed operations of arch/x86 */
+typedef struct {
+	long counter;
+} atomic_long_t;
+
+static inline long atomic_long_read(const atomic_long_t *v)
+{
+	return READ_ONCE(v->counter);
+}
+
+static inline void atomic_long_set(atomic_long_t *v, long i)
+{
+	WRITE_ONCE(v->counter, i);
+}
+
+static inline void atomic_long_add(long i, atomic_long_t *v)
+{
+	__atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
+}
+
+static inline long atomic_long_dec_return(atomic_long_t *v)
+{
+	return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+
+static inline bool atomic_long_inc_not_zero(atomic_long_t *v)
+{
+	long c = READ_ONCE(v->counter);
+
+	do {
+		if (!c)
+			return false;
+	} while (!__atomic_compare_exchange_n(&v->counter, &c, c + 1, false,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
+/* nodes, poison, allocation */
+#define MAX_NUMNODES 4
+extern int nr_node_ids;
+#define for_each_node(nid) for ((nid) = 0; (nid) < nr_node_ids; (nid)++)
+
+#define LIST_POISON1 ((void *)0x100)
+#define LIST_POISON2 ((void *)0x122)
+
+#define GFP_KERNEL 0
+static inline void *kzalloc(size_t size, int gfp)
+{
+	(void)gfp;
+	return calloc(1, size);
+}
+
+static inline void kfree_poisoned(void *ptr, size_t size)
+{
+	(void)size;
+	free(ptr);
+}
+
+/*
+ * RCU: CONFIG_PREEMPT_NONE's read side; nothing is freed in the floor. The
+ * head is as large as the shim's (rcu_head.h), so that struct mem_cgroup,
+ * and with it where malloc puts each lruvec, is the same as in the other
+ * builds: v6.12's walk is a pointer chase that feels the layout.
+ */
+struct callback_head {
+	void *urcu_storage[4];
+	void (*func)(struct callback_head *head);
+};
+#define rcu_head callback_head
+
+#define rcu_read_lock() barrier()
+#define rcu_read_unlock() barrier()
+#define rcu_dereference_raw(p) READ_ONCE(p)
+#define rcu_assign_pointer(p, v) smp_store_release(&(p), v)
+
+static inline void call_rcu(struct rcu_head *head,
+			    void (*func)(struct rcu_head *head))
+{
+	(void)head;
+	(void)func;
+	abort();	/* the floor frees nothing */
+}
+
+/* the lock: an uncontended qspinlock costs one locked RMW and a store */
+typedef struct {
+	int locked;
+} spinlock_t;
+
+static inline void floor_spin_lock(spinlock_t *lock)
+{
+	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+		while (READ_ONCE(lock->locked))
+#if defined(__x86_64__) || defined(__i386__)
+			__builtin_ia32_pause();
+#else
+			barrier();
+#endif
+}
+
+static inline void floor_spin_unlock(spinlock_t *lock)
+{
+	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+}
+
+#define spin_lock_init(l) ((l)->locked = 0)
+#define spin_lock_irq(l) floor_spin_lock(l)
+#define spin_unlock_irq(l) floor_spin_unlock(l)
+#define spin_lock(l) floor_spin_lock(l)
+#define spin_unlock(l) floor_spin_unlock(l)
+#define spin_lock_irqsave(l, flags)   \
+	do {                          \
+		(flags) = 0;          \
+		floor_spin_lock(l);   \
+	} while (0)
+#define spin_unlock_irqrestore(l, flags) \
+	do {                             \
+		(void)(flags);           \
+		floor_spin_unlock(l);    \
+	} while (0)
+#define lockdep_assert_held(l) ((void)(l))
+
+/* scheduling points and tracepoints: nothing */
+#define cond_resched() barrier()
+#define cond_resched_tasks_rcu_qs() barrier()
+#define trace_mlf_walk(event, obj, arg) ((void)(obj))
+/* the walk's events (src/kernel/trace.h): no walk is ever watched */
+struct mlf_walk {
+	void *pgdat;
+	const void *heads;
+	size_t head_size;
+	int nr_gens, nr_bins;
+};
+#define mlf_walk_begin(walk) ((void)(walk))
+#define mlf_walk_end() do { } while (0)
+#define mlf_walk_active() 0
+
+/* draws: a per-thread xorshift64 (floor.c) */
+extern __thread u64 mlf_floor_rng;
+void mlf_floor_seed(u64 seed);
+
+static inline u32 get_random_u32_below(u32 ceil)
+{
+	u64 x = mlf_floor_rng;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	mlf_floor_rng = x;
+	return (u32)(((x >> 32) * ceil) >> 32);
+}
+
+/* include/linux/list_nulls.h */
+struct hlist_nulls_head {
+	struct hlist_nulls_node *first;
+};
+
+struct hlist_nulls_node {
+	struct hlist_nulls_node *next, **pprev;
+};
+
+#define NULLS_MARKER(value) (1UL | (((long)(value)) << 1))
+#define INIT_HLIST_NULLS_HEAD(ptr, nulls) \
+	((ptr)->first = (struct hlist_nulls_node *)NULLS_MARKER(nulls))
+#define hlist_nulls_entry(ptr, type, member) container_of(ptr, type, member)
+
+static inline int is_a_nulls(const struct hlist_nulls_node *ptr)
+{
+	return ((unsigned long)ptr & 1);
+}
+
+static inline unsigned long get_nulls_value(const struct hlist_nulls_node *ptr)
+{
+	return ((unsigned long)ptr) >> 1;
+}
+
+static inline int hlist_nulls_unhashed(const struct hlist_nulls_node *h)
+{
+	return !h->pprev;
+}
+
+static inline void __hlist_nulls_del(struct hlist_nulls_node *n)
+{
+	struct hlist_nulls_node *next = n->next;
+	struct hlist_nulls_node **pprev = n->pprev;
+
+	WRITE_ONCE(*pprev, next);
+	if (!is_a_nulls(next))
+		WRITE_ONCE(next->pprev, pprev);
+}
+
+/* include/linux/rculist_nulls.h */
+#define hlist_nulls_first_rcu(head) \
+	(*((struct hlist_nulls_node __rcu __force **)&(head)->first))
+#define hlist_nulls_next_rcu(node) \
+	(*((struct hlist_nulls_node __rcu __force **)&(node)->next))
+
+static inline void hlist_nulls_del_init_rcu(struct hlist_nulls_node *n)
+{
+	if (!hlist_nulls_unhashed(n)) {
+		__hlist_nulls_del(n);
+		WRITE_ONCE(n->pprev, NULL);
+	}
+}
+
+static inline void hlist_nulls_del_rcu(struct hlist_nulls_node *n)
+{
+	__hlist_nulls_del(n);
+	WRITE_ONCE(n->pprev, LIST_POISON2);
+}
+
+static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
+					    struct hlist_nulls_head *h)
+{
+	struct hlist_nulls_node *first = h->first;
+
+	WRITE_ONCE(n->next, first);
+	WRITE_ONCE(n->pprev, &h->first);
+	rcu_assign_pointer(hlist_nulls_first_rcu(h), n);
+	if (!is_a_nulls(first))
+		WRITE_ONCE(first->pprev, &n->next);
+}
+
+static inline void hlist_nulls_add_tail_rcu(struct hlist_nulls_node *n,
+					    struct hlist_nulls_head *h)
+{
+	struct hlist_nulls_node *i, *last = NULL;
+
+	/* Note: write side code, so rcu accessors are not needed. */
+	for (i = h->first; !is_a_nulls(i); i = i->next)
+		last = i;
+
+	if (last) {
+		WRITE_ONCE(n->next, last->next);
+		n->pprev = &last->next;
+		rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
+	} else {
+		hlist_nulls_add_head_rcu(n, h);
+	}
+}
+
+/* the seed's patch 1/5, in the form the review asked for */
+static inline void hlist_nulls_add_behind_rcu(struct hlist_nulls_node *n,
+					      struct hlist_nulls_node *last)
+{
+	WRITE_ONCE(n->next, last->next);
+	n->pprev = &last->next;
+	rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
+	if (!is_a_nulls(n->next))
+		WRITE_ONCE(n->next->pprev, &n->next);
+}
+
+#define hlist_nulls_for_each_entry_rcu(tpos, pos, head, member)               \
+	for (({ barrier(); }),                                                \
+	     pos = rcu_dereference_raw(hlist_nulls_first_rcu(head));          \
+	     (!is_a_nulls(pos)) &&                                            \
+	     ({                                                               \
+		     tpos = hlist_nulls_entry(pos, __typeof__(*tpos), member); \
+		     1;                                                       \
+	     });                                                              \
+	     pos = rcu_dereference_raw(hlist_nulls_next_rcu(pos)))
+
+#endif
