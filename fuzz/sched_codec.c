@@ -39,7 +39,9 @@ void mlf_sched_decode(const u8 *data, size_t size, struct sched_input *in)
 				continue;
 			op = &in->ops[in->nr_ops++];
 			op->task = r[0] % tasks;
-			op->node = r[3] % in->nr_nodes;
+			op->node = (r[3] & 0x0f) % in->nr_nodes;
+			/* canonical: a bin of 0..7, or 0 for the seed's */
+			op->bin = r[3] >> 4 ? 1 + ((r[3] >> 4) - 1) % 8 : 0;
 			if (op->task >= in->nr_writers) {
 				op->kind = SOP_RECLAIM;
 				op->target = r[2];
@@ -57,6 +59,10 @@ void mlf_sched_decode(const u8 *data, size_t size, struct sched_input *in)
 				op->arg = 0;
 			if (op->kind == SOP_DROP)
 				op->slot = 0;
+			/* only these draw: the others carry no bin */
+			if (op->kind != SOP_ONLINE && op->kind != SOP_ROTATE &&
+			    op->kind != SOP_SOFT)
+				op->bin = 0;
 		}
 	}
 }
@@ -87,7 +93,7 @@ size_t mlf_sched_encode(const struct sched_input *in, u8 *out)
 		p[0] = op->task;
 		p[1] = op->kind == SOP_RECLAIM ? 0 : op->kind;
 		p[2] = op->kind == SOP_RECLAIM ? (u8)op->target : op->slot;
-		p[3] = op->node;
+		p[3] = (u8)(op->node | op->bin << 4);
 		p[4] = op->arg;
 	}
 	for (i = 0; i < in->nr_decisions; i++, p += MLF_SCHED_RECORD_LEN) {

@@ -14,7 +14,10 @@
  *   then records of 5 bytes, in order:
  *     [t k s n a], t < 0xc0  an op of task t % tasks: writers kind
  *                            k % 8 (online offline release rotate soft
- *                            set hold drop) on slot s, node n, arg a
+ *                            set hold drop) on slot s, node n % nodes
+ *                            (n >> 4: 0, draws from the seed; else the
+ *                            op's first draw, a bin, is (n >> 4) - 1,
+ *                            modulo 8), arg a
  *                            (rotate: MEMCG_LRU_HEAD + a % 4; soft:
  *                            softirq a & 1; online, set: shrink flags);
  *                            readers reclaim node n, target s pages

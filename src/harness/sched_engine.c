@@ -305,11 +305,18 @@ static void task_fn(int t, void *arg)
 	int i;
 
 	for (i = 0; i < in->nr_ops; i++) {
+		u8 first;
+
 		if (in->ops[i].task % E.nr_tasks != t)
 			continue;
 		mlf_current_op = i;
-		/* the op's draws: its own, whoever runs before it */
-		mlf_entropy_seed(mix(((u64)in->seed << 16) ^ (u64)i));
+		/*
+		 * The op's draws: its own, whoever runs before it; the first
+		 * chosen by the input where it says so.
+		 */
+		first = in->ops[i].bin ? in->ops[i].bin - 1 : 0;
+		mlf_entropy_seed_after(&first, in->ops[i].bin ? 1 : 0,
+				       mix(((u64)in->seed << 16) ^ (u64)i));
 		if (apply(t, &in->ops[i]))
 			__atomic_fetch_add(&E.stats->ops, 1, __ATOMIC_RELAXED);
 		else

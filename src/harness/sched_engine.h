@@ -59,6 +59,9 @@ struct sched_op {
 	u8 arg;		/* rotate: MEMCG_LRU_*; soft: softirq; set, online:
 			 * shrink flags */
 	u16 target;	/* reclaim: pages */
+	u8 bin;		/* 0: the op's draws from the seed; else its first
+			 * draw (a bin, for online / rotate / soft / a walk's
+			 * first bin) is bin - 1 */
 };
 
 struct sched_input {
