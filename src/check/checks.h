@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The structure checks of invariants.md, one function per check name. Each
- * reads the check state (state.h: the port's nodes, the slots, the model,
- * the notes of the op) and never repairs it; it returns true when the
- * invariant holds, else fills @f (check name, node / gen / bin / memcg,
- * message) and returns false. The harness's world.c calls them after every
- * op; tests call them on structures corrupted by hand.
+ * The structure checks, one function per check name (docs/checks.md
+ * defines each: "Lists and tails", "Generations and seq", "Segments, the
+ * model and reclaim progress"). Each reads the check state (state.h: the
+ * port's nodes, the slots, the model, the notes of the op) and never
+ * repairs it; it returns true when the invariant holds, else fills @f
+ * (check name, node / gen / bin / memcg, message) and returns false. The
+ * harness's world.c calls them after every op; tests call them on
+ * structures corrupted by hand.
  */
 #ifndef _MLF_CHECK_CHECKS_H
 #define _MLF_CHECK_CHECKS_H

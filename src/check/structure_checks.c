@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The structure checks of invariants.md (checks.h): list.links,
+ * The structure checks of docs/checks.md (checks.h): list.links,
  * list.membership, tail.cache, nr_memcgs and seq.*, each over the bins of
  * one node as walk.c walks them, and check_structure(), all of them in the
  * order that names the most direct cause.
