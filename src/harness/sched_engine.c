@@ -550,6 +550,8 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 				       mix(((u64)in->seed << 16) ^ 0xffffULL ^ i));
 		do_online(i, (u8)mix(in->seed + i));
 	}
+	for (i = 0; i < in->nr_nodes; i++)
+		E.world.cs.seq_before[i] = E.world.cs.nodes[i].memcg_lru.seq;
 	mlf_lin_init(&E.lin, E.world.cs.nodes, in->nr_nodes, in->pool_size,
 		     lin_memcg_of, NULL);
 	if (!mlf_lin_sync(&E.lin, &f))
@@ -616,7 +618,7 @@ static void quiescence(void)
 	}
 	fill_world();
 	for (nid = 0; nid < E.in->nr_nodes; nid++) {
-		E.world.cs.seq_before[nid] = 0;
+		/* seq_before: the node's seq when the tasks started */
 		if (!check_seq_monotonic(&E.world.cs, nid, &f) ||
 		    !check_structure(&E.world.cs, nid, &f))
 			fail_with(&f);

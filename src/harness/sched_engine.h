@@ -14,11 +14,12 @@
  * critical section, and release clears the pointer before css_release(),
  * whose free waits for a grace period.
  *
- * Checked while it runs: the rcu.* checks and sched.* of the scheduler,
- * lin.step at every critical section of a node lock (lin.h), walk.gen /
- * walk.end / walk.complete on every walk (walk_checks.h), reader.nulls and
- * reader.terminates; at the end lin.final, conservation and every
- * structure check.
+ * Checked while it runs: the rcu.* checks and sched.* of the scheduler
+ * (sched.livelock bounds a walk that does not end), at every release of a
+ * node lock lin.step (lin.h) and that node's list.links, tail.cache and
+ * nr_memcgs, walk.gen / walk.end / walk.complete and reader.nulls on every
+ * walk (walk_checks.h); at the end lin.final, conservation, seq.monotonic
+ * against the seq the tasks started from, and every structure check.
  */
 #ifndef _MLF_HARNESS_SCHED_ENGINE_H
 #define _MLF_HARNESS_SCHED_ENGINE_H
