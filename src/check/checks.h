@@ -32,7 +32,7 @@ bool check_nr_memcgs(const struct mlf_check_state *w, int nid,
 /* seq.monotonic: seq never goes down (against w->seq_before) */
 bool check_seq_monotonic(const struct mlf_check_state *w, int nid,
 			 struct mlf_failure *f);
-/* seq.valid_gens: generation (seq + 2) % 3 is empty */
+/* seq.valid_gens: every generation but old and young ((seq + 2) % 3) is empty */
 bool check_seq_valid_gens(const struct mlf_check_state *w, int nid,
 			  struct mlf_failure *f);
 /* seq.old_nonempty: old is empty only if young is empty too */

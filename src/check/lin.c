@@ -487,11 +487,23 @@ bool mlf_lin_sync(struct mlf_lin *lin, struct mlf_failure *f)
 	return true;
 }
 
+/* nr_memcgs[] as "a/b/c", one count per generation */
+static void counts_str(char *buf, size_t size, const unsigned long *nr)
+{
+	size_t len = 0;
+	int g;
+
+	buf[0] = 0;
+	for (g = 0; g < LIN_NR_GENS && len < size; g++)
+		len += snprintf(buf + len, size - len, "%s%lu", g ? "/" : "",
+				nr[g]);
+}
+
 /* What differs between the model and the port, for a report. */
 static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
 {
 	const struct lin_node *m = &lin->node[nid], *p = &lin->port;
-	char what[400];
+	char what[400], counts[2][64];
 	size_t len = 0;
 	int i, moved = 0;
 
@@ -524,11 +536,11 @@ static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
 	}
 	if (!moved)
 		snprintf(what, sizeof(what), " no memcg moved, but an order, nr_memcgs or seq changed");
+	counts_str(counts[0], sizeof(counts[0]), m->nr_memcgs);
+	counts_str(counts[1], sizeof(counts[1]), p->nr_memcgs);
 	mlf_failure_msg(f,
-		"the section changed node %d in a way no one operation of the specification does (seq %lu -> %lu, nr_memcgs %lu/%lu/%lu -> %lu/%lu/%lu):%s",
-		nid, m->seq, p->seq, m->nr_memcgs[0], m->nr_memcgs[1],
-		m->nr_memcgs[2], p->nr_memcgs[0], p->nr_memcgs[1],
-		p->nr_memcgs[2], what);
+		"the section changed node %d in a way no one operation of the specification does (seq %lu -> %lu, nr_memcgs %s -> %s):%s",
+		nid, m->seq, p->seq, counts[0], counts[1], what);
 }
 
 /*

@@ -33,7 +33,12 @@
 #include "mm/vmscan.h"
 
 #define LIN_MAX_TASKS 8
-#define LIN_NR_GENS 3
+/*
+ * As many as the port has: the specification names two (old, young) and
+ * leaves the rest empty; how many arrays hold them is the port's choice
+ * (8aa420617918 made it three), which walk.stale_young judges.
+ */
+#define LIN_NR_GENS MEMCG_NR_GENS
 #define LIN_NR_BINS 8
 
 struct lin_memcg {

@@ -14,6 +14,7 @@
 #include "check/checks.h"
 #include "check/lin.h"
 #include "check/walk_checks.h"
+#include "check/walk_stale.h"
 #include "kernel/rcu_model.h"
 #include "kernel/sanitizer.h"
 #include "world.h"
@@ -39,6 +40,7 @@ struct slot {
 
 struct task_state {
 	struct mlf_walk_check walk;
+	struct mlf_walk_stale stale;
 	struct scan_control *sc;
 	struct mem_cgroup *held[MAX_HELD];
 	int nr_held;
@@ -215,6 +217,12 @@ static void drop_held(struct task_state *ts)
 	memmove(&ts->held[0], &ts->held[1], --ts->nr_held * sizeof(ts->held[0]));
 }
 
+/* The node's seq as the harness looks on (walk.stale_young). */
+MLF_NO_TSAN static unsigned long node_seq(int nid)
+{
+	return E.world.cs.nodes[nid].memcg_lru.seq;
+}
+
 static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 {
 	struct scan_control sc = {
@@ -226,6 +234,7 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	bool aborted;
 
 	mlf_walk_check_begin(&ts->walk, nid, mlf_sched_task_index());
+	mlf_walk_stale_begin(&ts->stale, nid, node_seq(nid));
 	ts->sc = &sc;
 	mlf_shrink_many(NODE_DATA(nid), &sc);
 	ts->sc = NULL;
@@ -440,6 +449,15 @@ MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
 	if (!mlf_walk_check_event(&ts->walk, &E.lin, event, arg, slot,
 				  mlf_sched_step(), &f))
 		fail_with(&f);
+	if (event == MLF_WALK_START || event == MLF_WALK_VISIT) {
+		/* a visit of no live memcg failed as rcu.uaf above */
+		int memcg_gen = event == MLF_WALK_VISIT && slot >= 0 ?
+			((struct lruvec *)obj)->lrugen.gen : -1;
+
+		if (!mlf_walk_stale_event(&ts->stale, event, arg, slot, memcg_gen,
+					  node_seq(ts->stale.nid), &f))
+			fail_with(&f);
+	}
 }
 
 /* The port's state, by slot ids: what the exploration calls a state. */
