@@ -517,6 +517,7 @@ MLF_NO_TSAN static u64 state_hash(void *arg)
 		HASH(w->pass_met);
 		HASH(w->derailed);
 		HASH(w->nr_log ? w->log[(w->nr_log - 1) % ARRAY_SIZE(w->log)].slot : -2);
+		HASH(ts->stale.seq_begin);
 		HASH(ts->sc ? ts->sc->nr_reclaimed + 1 : 0);
 		HASH(ts->nr_held);
 		for (k = 0; k < ts->nr_held; k++)
