@@ -4,7 +4,11 @@
  * each scheduling point, blocking and waking, and the record of recent
  * steps for failure reports. Its own bookkeeping is out of ThreadSanitizer's
  * sight (MLF_NO_TSAN): the tasks share it with no happens-before, which is
- * right for the code under test and would be noise here.
+ * right for the code under test and would be noise here. What it calls on
+ * the harness's behalf (the point hook, the exploration's choice, the RCU
+ * model's check of an access) runs with the task's accesses ignored
+ * (mlf_tsan_ignore_begin()): those are the harness's reads and writes, in
+ * other files, made from whichever task reached the point.
  */
 #include "schedule.h"
 
@@ -360,15 +364,23 @@ MLF_NO_TSAN static struct mlf_sched_task *choose_explore(bool free_switch)
 MLF_NO_TSAN static struct mlf_sched_task *choose(bool at_point,
 						 bool free_switch)
 {
+	struct mlf_sched_task *next;
+
+	mlf_tsan_ignore_begin();
 	switch (S.cfg->policy) {
 	case MLF_SCHED_PCT:
-		return choose_pct(at_point);
+		next = choose_pct(at_point);
+		break;
 	case MLF_SCHED_EXPLORE:
-		return choose_explore(free_switch);
+		next = choose_explore(free_switch);
+		break;
 	case MLF_SCHED_INPUT:
 	default:
-		return choose_input(at_point);
+		next = choose_input(at_point);
+		break;
 	}
+	mlf_tsan_ignore_end();
+	return next;
 }
 
 /* ---- switching ---- */
@@ -497,8 +509,11 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	S.last_site = site;
 	if (S.step > S.max_steps)
 		fail_livelock();
-	if (S.cfg->on_point)
+	if (S.cfg->on_point) {
+		mlf_tsan_ignore_begin();
 		S.cfg->on_point(kind, addr, S.cfg->arg);
+		mlf_tsan_ignore_end();
+	}
 	/*
 	 * Exploring, a task's own first point is no choice: it was just
 	 * chosen to run (and switching back would repeat a schedule), except
@@ -514,8 +529,11 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	 * Back to run the access: if what it touches was freed, by now or
 	 * by whoever ran meanwhile, it fails here, named by how it happened.
 	 */
-	if (addr)
+	if (addr) {
+		mlf_tsan_ignore_begin();
 		mlf_rcu_model_access(addr, kind);
+		mlf_tsan_ignore_end();
+	}
 }
 
 /* ---- tasks ---- */
