@@ -7,10 +7,14 @@
  * build. A failure prints the input's trace (sched_trace.h) around the
  * failing op, the ops the other tasks were in, the schedule's decisions
  * with the step each falls on, then the engine prints the schedule's last
- * steps.
+ * steps. MLF_SCHED_SHOW=N shows a run that passes: its counts and its
+ * last N steps (up to 512), to read what a seed or a reproducer does on
+ * a variant where it does not fail.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "kernel/report.h"
 #include "sched_codec.h"
@@ -125,10 +129,28 @@ static void print_context(void)
 	print_decisions();
 }
 
+/* MLF_SCHED_SHOW: what the run did */
+static void show_run(int nr_steps)
+{
+	const struct mlf_sched_stats *s = &stats.sched;
+
+	fprintf(stderr,
+		"run: %lu steps, %lu switches (%lu preemptions), %lu decisions taken, %lu grace periods, %lu callbacks; %lu ops done, %lu skipped; %lu walks, %lu visits, %lu restarts, %lu critical sections checked\n",
+		s->steps, s->switches, s->preemptions, s->decisions,
+		s->grace_periods, s->callbacks, stats.ops, stats.skipped,
+		stats.walks, stats.visits, stats.restarts, stats.sections);
+	mlf_sched_print_recent(nr_steps);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *show = getenv("MLF_SCHED_SHOW");
+
 	mlf_sched_decode(data, size, &input);
 	sched_engine_context(print_context);
+	memset(&stats, 0, sizeof(stats));
 	sched_engine_run(&input, &stats);
+	if (show)
+		show_run(atoi(show));
 	return 0;
 }
