@@ -190,6 +190,13 @@ def compact_tasks(run, ops):
     return with_fields(run, writers=len(w), readers=len(r)), [fix(op) for op in ops]
 
 
+def small_first(low, high):
+    """Values from @low up to (not with) @high to try, smallest first: the
+    first 16, then half of @high (a pool may be 2048)."""
+    return sorted(v for v in set(range(low, min(high, low + 16))) | {high // 2}
+                  if low <= v < high)
+
+
 def op_minimize(rep, path, sig, work):
     """Delta debugging over a trace (rep.target's); returns (trace text, bytes path)."""
     text = rep.decode(path)
@@ -222,12 +229,11 @@ def op_minimize(rep, path, sig, work):
         if compact and fails(compact[1], header[:1] + [compact[0]]):
             header, ops = header[:1] + [compact[0]], compact[1]
         initial = run_fields(header[1]).get("initial", 0)
-        for k in sorted({0, initial // 2}):
-            if k < initial:
-                head = header[:1] + [with_fields(header[1], initial=k)]
-                if fails(ops, head):
-                    header = head
-                    break
+        for k in small_first(0, initial):
+            head = header[:1] + [with_fields(header[1], initial=k)]
+            if fails(ops, head):
+                header = head
+                break
     # the smallest pool and fewest nodes that still fail
     m = re.match(r"nodes (\d+) pool (\d+)", header[0])
     if m:
@@ -235,8 +241,8 @@ def op_minimize(rep, path, sig, work):
         used = [int(x) for op in ops for x in re.findall(r"\bm(\d+)\b", op)]
         # a concurrent trace's initial memcgs are slots too
         used += [run_fields(h).get("initial", 0) - 1 for h in header[1:]]
-        for p in sorted(set([max(used) + 1 if used else 1, pool])):
-            if p < pool and fails(ops, ["nodes %d pool %d" % (nodes, p)] + header[1:]):
+        for p in small_first(max(used) + 1 if used else 1, pool):
+            if fails(ops, ["nodes %d pool %d" % (nodes, p)] + header[1:]):
                 pool = p
                 break
         for k in range(1, nodes):
