@@ -330,6 +330,34 @@ static void task_fn(int t, void *arg)
 
 /* ---- the probes: every step, every walk event ---- */
 
+/*
+ * At the end of a critical section of node @nid, the node's lists as the
+ * lock leaves them for the next writer: every link and nulls value, the
+ * cached tails, the counts. A writer relies on them when it takes the lock
+ * (lru_gen_add_memcg() links behind the cached tail), so they hold at each
+ * release, not only at quiescence. Membership and seq wait for quiescence:
+ * they depend on ops that span several sections.
+ */
+MLF_NO_TSAN static void section_structure(int nid)
+{
+	struct mlf_failure f;
+	int i;
+
+	bool ok;
+
+	mlf_tsan_ignore_begin();
+	for (i = 0; i < E.in->pool_size; i++)
+		E.world.cs.slots[i].memcg = alloc_of(i);
+	mlf_lrugen_map_fill(&E.world.cs.map, E.world.cs.slots, E.in->pool_size,
+			    E.in->nr_nodes);
+	ok = check_list_links(&E.world.cs, nid, &f) &&
+	     check_tail_cache(&E.world.cs, nid, &f) &&
+	     check_nr_memcgs(&E.world.cs, nid, &f);
+	mlf_tsan_ignore_end();
+	if (!ok)
+		fail_with(&f);
+}
+
 MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 				 void *arg)
 {
@@ -352,6 +380,7 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(),
 			  mlf_sched_task_index(), &f))
 		fail_with(&f);
+	section_structure(nid);
 	E.stats->sections++;
 }
 
@@ -450,6 +479,31 @@ MLF_NO_TSAN static u64 state_hash(void *arg)
 		HASH(E.slots[i].state);
 		HASH(memcg ? refs_of(memcg) + 1 : 0);
 	}
+	/*
+	 * What a task carries that the structures do not show: a walk's
+	 * generation, pass and the memcgs it met (the last one is where it
+	 * stands), what reclaim found so far, the references it holds.
+	 */
+	for (i = 0; i < E.nr_tasks; i++) {
+		const struct task_state *ts = &E.tasks[i];
+		const struct mlf_walk_check *w = &ts->walk;
+		int k;
+
+		HASH(w->active);
+		HASH(w->gen);
+		HASH(w->bin);
+		HASH(w->bins_done);
+		HASH(w->pass_open);
+		HASH(w->last_nulls);
+		HASH(w->met);
+		HASH(w->pass_met);
+		HASH(w->derailed);
+		HASH(w->nr_log ? w->log[(w->nr_log - 1) % ARRAY_SIZE(w->log)].slot : -2);
+		HASH(ts->sc ? ts->sc->nr_reclaimed + 1 : 0);
+		HASH(ts->nr_held);
+		for (k = 0; k < ts->nr_held; k++)
+			HASH(ts->held[k]->id);
+	}
 #undef HASH
 	return h;
 }
@@ -490,7 +544,10 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 	world_init(&E.world, in->nr_nodes, in->pool_size);
 	mlf_current_op = MLF_NONE;
 	for (i = 0; i < in->nr_initial && i < in->pool_size; i++) {
-		mlf_entropy_seed(mix(((u64)in->seed << 16) ^ 0xffffULL ^ i));
+		u8 bin = in->initial_bin ? in->initial_bin - 1 : 0;
+
+		mlf_entropy_seed_after(&bin, in->initial_bin ? 1 : 0,
+				       mix(((u64)in->seed << 16) ^ 0xffffULL ^ i));
 		do_online(i, (u8)mix(in->seed + i));
 	}
 	mlf_lin_init(&E.lin, E.world.cs.nodes, in->nr_nodes, in->pool_size,

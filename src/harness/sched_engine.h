@@ -70,6 +70,9 @@ struct sched_input {
 	int nr_writers;			/* tasks 0.. */
 	int nr_readers;			/* the tasks after them */
 	int nr_initial;			/* slots onlined before the run */
+	u8 initial_bin;			/* 0: their bins drawn from the seed;
+					 * else every one in bin initial_bin - 1
+					 * (a scenario of tools/mlf explore) */
 	enum mlf_sched_policy policy;	/* input or PCT */
 	u32 seed;			/* draws; PCT's priorities */
 	int nr_ops;

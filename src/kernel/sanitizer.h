@@ -39,6 +39,15 @@
 /* no happens-before: the schedule must not hide races */
 #define mlf_tsan_switch_to_fiber(f) \
 	__tsan_switch_to_fiber((f), __tsan_switch_to_fiber_no_sync)
+/*
+ * A harness check that reads the port's structures in the middle of a
+ * run, from whichever task reached the point: its reads are the
+ * harness's, not the code under test's, and must not be reported.
+ */
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+#define mlf_tsan_ignore_begin() __tsan_ignore_thread_begin()
+#define mlf_tsan_ignore_end() __tsan_ignore_thread_end()
 #else
 #define MLF_NO_TSAN
 #define mlf_tsan_acquire(addr) ((void)(addr))
@@ -47,6 +56,8 @@
 #define mlf_tsan_create_fiber() NULL
 #define mlf_tsan_destroy_fiber(f) ((void)(f))
 #define mlf_tsan_switch_to_fiber(f) ((void)(f))
+#define mlf_tsan_ignore_begin() ((void)0)
+#define mlf_tsan_ignore_end() ((void)0)
 #endif
 
 #ifdef MLF_ASAN

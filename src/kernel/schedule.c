@@ -71,6 +71,7 @@ struct mlf_sched_task {
 	enum mlf_sched_wait wait;
 	const void *wait_on;
 	unsigned long points;
+	const struct mlf_site *at;	/* the point it stands at */
 	int priority;			/* PCT */
 	struct mlf_fiber fiber;
 	bool fiber_made;
@@ -317,13 +318,16 @@ MLF_NO_TSAN static u64 sched_hash(void)
 	for (i = 0; i <= S.nr; i++) {
 		const struct mlf_sched_task *t = task_at(i);
 		u64 v[] = { t->state, t->wait, t->points, t->task.op,
-			    (u64)t->task.rcu_read_depth, t->task.locks_held };
+			    (u64)t->task.rcu_read_depth, t->task.locks_held,
+			    (u64)(uintptr_t)t->at };
 		size_t k;
 
 		for (k = 0; k < ARRAY_SIZE(v); k++)
 			h = (h ^ v[k]) * 0x100000001b3ULL;
 	}
-	return h;
+	/* who runs: going on is free for it, a preemption for the others */
+	h = (h ^ (u64)slot_of(S.cur)) * 0x100000001b3ULL;
+	return h ^ mlf_rcu_model_hash();
 }
 
 MLF_NO_TSAN static struct mlf_sched_task *choose_explore(bool free_switch)
@@ -483,6 +487,7 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 		return;		/* the harness's set-up, between tasks */
 	S.step++;
 	cur->points++;
+	cur->at = site;
 	record(kind, addr, site);
 	if (S.last_task != cur->index) {
 		/* a switch happened before this point */
@@ -597,6 +602,7 @@ MLF_NO_TSAN static void setup_task(struct mlf_sched_task *t, int index,
 	t->state = T_RUNNABLE;
 	t->wait_on = NULL;
 	t->points = 0;
+	t->at = NULL;
 	t->priority = 0;
 	if (!t->fiber_made) {
 		if (mlf_fiber_create(&t->fiber, STACK_SIZE, fn, t))
