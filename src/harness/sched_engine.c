@@ -85,9 +85,20 @@ static struct mem_cgroup *alloc_of(int i)
 	return __atomic_load_n(&E.slots[i].alloc, __ATOMIC_RELAXED);
 }
 
+/*
+ * The memcg offline and release act on: the cgroup core hands it to them
+ * under cgroup_mutex, after its online, in whichever task; an acquire of
+ * set_alloc()'s release stands for that (relaxed, ThreadSanitizer saw the
+ * port's offline of a memcg another task allocated race with calloc()).
+ */
+static struct mem_cgroup *handed_over(int i)
+{
+	return __atomic_load_n(&E.slots[i].alloc, __ATOMIC_ACQUIRE);
+}
+
 static void set_alloc(int i, struct mem_cgroup *memcg)
 {
-	__atomic_store_n(&E.slots[i].alloc, memcg, __ATOMIC_RELAXED);
+	__atomic_store_n(&E.slots[i].alloc, memcg, __ATOMIC_RELEASE);
 	mlf_lin_memcgs_changed(&E.lin);
 }
 
@@ -172,7 +183,7 @@ static bool do_offline(int i)
 	harness_point(s);
 	if (state_of(s) != SS_ONLINE)
 		return false;
-	memcg = alloc_of(i);
+	memcg = handed_over(i);
 	set_state(s, SS_OFFLINING);
 	mem_cgroup_css_offline(memcg);
 	set_state(s, SS_OFFLINE);
@@ -187,9 +198,9 @@ static bool try_release(int i)
 	struct mem_cgroup *memcg;
 
 	harness_point(s);
-	if (state_of(s) != SS_OFFLINE || refs_of(alloc_of(i)))
+	if (state_of(s) != SS_OFFLINE || refs_of(handed_over(i)))
 		return false;
-	memcg = alloc_of(i);
+	memcg = handed_over(i);
 	set_state(s, SS_RELEASING);
 	rcu_assign_pointer(s->memcg, NULL);
 	/* mem_cgroup_css_released(), then the free after a grace period */
