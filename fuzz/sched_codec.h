@@ -22,11 +22,15 @@
  *                            softirq a & 1; online, set: shrink flags);
  *                            readers reclaim node n, target s pages
  *     [t d e u -], t >= 0xc0  a decision: after 1 + d + 256 * (e % 4)
- *                            more points, task u runs (PCT: the delays
- *                            are its change points)
+ *                            more points, task u % (tasks + 1) runs
+ *                            (the last: rcu's callbacks); PCT: the
+ *                            delays are its change points, u unused
  *
- * mlf_sched_encode() writes the canonical bytes of a decoded input (ops
- * first, then decisions), which decode to the same input.
+ * The decoded input is canonical: what a kind does not read is zero (the
+ * node but for rotate, soft and reclaim; the bin but for online, rotate,
+ * soft and reclaim; the arg bits above). mlf_sched_encode() writes its
+ * canonical bytes (ops first, then decisions), which decode to the same
+ * input; its trace is sched_trace.h.
  */
 #ifndef _MLF_FUZZ_SCHED_CODEC_H
 #define _MLF_FUZZ_SCHED_CODEC_H

@@ -115,7 +115,8 @@ bool mlf_lin_section_open(const struct mlf_lin *lin, int nid);
 /* The slots' memcgs changed (an alloc, a release): mlf_lin_touch() rereads. */
 static inline void mlf_lin_memcgs_changed(struct mlf_lin *lin)
 {
-	lin->lrugens_stale = true;
+	/* from any task: a relaxed atomic, no race to ThreadSanitizer */
+	__atomic_store_n(&lin->lrugens_stale, true, __ATOMIC_RELAXED);
 }
 
 /* A write by @task at @step to @addr: note it if it is in an lrugen. */

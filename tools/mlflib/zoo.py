@@ -130,7 +130,7 @@ def zoo_one(bug, target, args, extra):
     }
     if caught and args.save and target == bug.target:
         try:
-            row["reproducer"] = save(bug, target, caught[0], preset)
+            row["reproducer"] = save(bug, target, caught[0])
         except common.MlfError as e:
             # the table is still worth having: say why nothing was filed
             print("mlf zoo: not filing %s: %s" % (bug.name, e))
@@ -138,18 +138,14 @@ def zoo_one(bug, target, args, extra):
     return row
 
 
-def save(bug, target, run, preset):
-    """File the catching run's crash as corpus/regressions/<bug>/: minimized
-    in the ASan build; as found, marked FLAKY, for a race (a replay fails
-    only some of the time: ctest replays it on the correct variants, where
-    it must pass, but does not require the failure on the bug variant)."""
+def save(bug, target, run):
+    """File the catching run's crash as corpus/regressions/<bug>/, minimized
+    (and its trace) in the build it was found in: the scheduler makes a
+    concurrent failure, a race ThreadSanitizer reports included, replay
+    every time (shrink.presets())."""
     dest = os.path.join(regressions.REGRESSIONS, bug.name)
     if os.path.exists(dest):
         print("mlf zoo: %s exists; keeping it" % os.path.relpath(dest))
-        return os.path.relpath(dest, common.ROOT)
-    if preset != "fuzz":
-        dest = regressions.save(bug.name, target, run["crash"], flaky=True, check=run["check"])
-        print("mlf zoo: saved %s (as found: %s)" % (os.path.relpath(dest), run["signature"]))
         return os.path.relpath(dest, common.ROOT)
     sig, best, trace, work = shrink.minimize(run["crash"], target, None, bug.name)
     try:
