@@ -9,6 +9,8 @@
  */
 #include "fast_checks.h"
 
+#include <string.h>
+
 #include "model_query.h"
 #include "walk.h"
 
@@ -218,4 +220,77 @@ bool fast_node_full(const struct mlf_check_state *w, int nid)
 			return false;
 	}
 	return linked == entries;
+}
+
+bool fast_structure(const struct mlf_check_state *w, int nid)
+{
+	static unsigned int *stamp, now;
+	static int cap;
+	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
+	unsigned long count[MEMCG_NR_GENS], seq = lru->seq;
+	int gen, bin, i;
+
+	if (!w->map_kept)
+		return false;
+	if (w->pool_size > cap) {
+		stamp = grow(stamp, &cap, w->pool_size, sizeof(*stamp));
+		memset(stamp, 0, cap * sizeof(*stamp));
+		now = 0;
+	}
+	/* a fresh mark for this call: a slot met twice is in two places */
+	if (!++now) {
+		memset(stamp, 0, cap * sizeof(*stamp));
+		now = 1;
+	}
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
+		count[gen] = 0;
+		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+			const struct hlist_nulls_head *head = &lru->fifo[gen][bin];
+			struct hlist_nulls_node *const *want = &head->first;
+			const struct hlist_nulls_node *pos = head->first;
+			const struct hlist_nulls_node *last = NULL;
+
+			while (!is_a_nulls(pos)) {
+				const struct lru_gen_folio *lrugen;
+				int slot = map_lookup(w, nid, pos);
+
+				/* unknown, met twice, or more than the pool */
+				if (slot < 0 || stamp[slot] == now)
+					return false;
+				stamp[slot] = now;
+				lrugen = container_of(pos, struct lru_gen_folio, list);
+				if (pos->pprev != want || lrugen->gen != gen)
+					return false;
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+				if (lrugen->bin != bin)
+					return false;
+#endif
+				want = &pos->next;
+				last = pos;
+				pos = pos->next;
+				count[gen]++;
+			}
+			if (pos != nulls_of(gen))
+				return false;
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+			if (lru->tail[gen][bin] != last)
+				return false;
+#endif
+			(void)last;
+		}
+		if (lru->nr_memcgs[gen] != count[gen])
+			return false;
+	}
+	if (count[get_memcg_gen(seq + 2)] ||
+	    (!count[get_memcg_gen(seq)] && count[get_memcg_gen(seq + 1)]))
+		return false;
+	/* a live memcg in no bin: dead (tryget fails) and unhashed */
+	for_each_live_slot(w, i) {
+		if (stamp[i] == now)
+			continue;
+		if (w->slots[i].state != SLOT_DEAD ||
+		    !hlist_nulls_unhashed(&get_lruvec(w->slots[i].memcg, nid)->lrugen.list))
+			return false;
+	}
+	return true;
 }

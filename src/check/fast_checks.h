@@ -38,4 +38,11 @@ bool fast_bin_local(const struct mlf_check_state *w, int nid, int gen,
  */
 bool fast_node_full(const struct mlf_check_state *w, int nid);
 
+/*
+ * Everything check_structure() checks on @nid, for a world with no model
+ * (the reclaim world): one walk of each bin through the map, which the
+ * driver must keep (map_kept). O(bins + linked + live memcgs).
+ */
+bool fast_structure(const struct mlf_check_state *w, int nid);
+
 #endif

@@ -318,11 +318,6 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 
 /* ---- checks after an op ---- */
 
-static unsigned long count_gen(const struct pglist_data *pgdat, int gen)
-{
-	return pgdat->memcg_lru.nr_memcgs[gen];
-}
-
 static void fail_if(bool ok, struct mlf_failure *f)
 {
 	if (!ok)
@@ -536,14 +531,20 @@ struct rotate_before {
 	int gen, seg;
 };
 
-static void note_before(struct mlf_world *w, struct mem_cgroup *memcg,
+/*
+ * Where the model has memcg @id before the op: seg.semantics's "before",
+ * from the model (the port's own fields agreed with it after the last
+ * op, but the expected place must not be the port's to give)
+ */
+static void note_before(struct mlf_world *w, int id,
 			struct rotate_before *before)
 {
+	const struct mlf_model_memcg *mc = &w->cs.model.memcgs[id];
 	int nid;
 
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
-		before[nid].gen = get_lruvec(memcg, nid)->lrugen.gen;
-		before[nid].seg = get_lruvec(memcg, nid)->lrugen.seg;
+		before[nid].gen = mc->gen[nid];
+		before[nid].seg = mc->seg[nid];
 	}
 }
 
@@ -620,11 +621,15 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	memset(w->touched.nr_seams, 0, sizeof(w->touched.nr_seams));
 	w->touched.memcg = op.memcg;
 	w->touched.nr_released = 0;
+	/*
+	 * seq and the old generation's size before the op, for seq.monotonic,
+	 * seq.advance, seg.semantics and reclaim.progress: the model's
+	 */
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
-		w->cs.seq_before[nid] = w->cs.nodes[nid].memcg_lru.seq;
+		w->cs.seq_before[nid] = w->cs.model.nodes[nid].seq;
 		w->cs.old_count_before[nid] =
-			count_gen(&w->cs.nodes[nid],
-				  get_memcg_gen(w->cs.seq_before[nid]));
+			model_gen_count(&w->cs.model, nid,
+					get_memcg_gen(w->cs.seq_before[nid]));
 	}
 	mlf_entropy_bytes(op.draws, op.nr_draws);
 
@@ -645,7 +650,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		if (slot->state != SLOT_ONLINE)
 			goto skip;
 		note_op(w, &op);
-		note_before(w, slot->memcg, before);
+		note_before(w, op.memcg, before);
 		touch_bins(w, op.memcg, MLF_NONE);
 		mem_cgroup_css_offline(slot->memcg);
 		slot->state = SLOT_OFFLINE;
@@ -688,7 +693,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		    op.rotate_op > MEMCG_LRU_YOUNG)
 			goto skip;
 		note_op(w, &op);
-		note_before(w, slot->memcg, before);
+		note_before(w, op.memcg, before);
 		touch_bins(w, op.memcg, op.node);
 		mlf_rotate_memcg(get_lruvec(slot->memcg, op.node), op.rotate_op);
 		model_apply(&w->cs.model, &op);
@@ -699,7 +704,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		if (!slot_has_ref(slot))
 			goto skip;
 		note_op(w, &op);
-		note_before(w, slot->memcg, before);
+		note_before(w, op.memcg, before);
 		touch_bins(w, op.memcg, op.node);
 		if (op.softirq)
 			mlf_softirq_enter();
