@@ -151,18 +151,20 @@ static int next_memcg(const struct mlf_check_state *w, int from)
 	return model < 0 || port < model ? port : model;
 }
 
-bool fast_node_full(const struct mlf_check_state *w, int nid)
+/*
+ * The bins of @nid against the model's (list.links, tail.cache,
+ * model.order's bins, nr_memcgs, seq.valid_gens, seq.old_nonempty): the
+ * number of entries they hold, or -1.
+ */
+static long fast_bins(const struct mlf_check_state *w, int nid)
 {
 	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
 	const struct mlf_model_node *node = &w->model.nodes[nid];
-	unsigned long count[MEMCG_NR_GENS], entries = 0, linked = 0;
-	unsigned long seq = lru->seq;
-	int gen, bin, i;
+	unsigned long count[MEMCG_NR_GENS], seq = lru->seq;
+	int gen, bin;
 
-	map_prepare(w);
 	if (seq != node->seq)
-		return false;
-	/* list.links, tail.cache, model.order's bins, nr_memcgs */
+		return -1;
 	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
 		count[gen] = 0;
 		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
@@ -171,20 +173,19 @@ bool fast_node_full(const struct mlf_check_state *w, int nid)
 			/* most bins are empty: their head and tail, inline */
 			if (!mb->len) {
 				if (lru->fifo[gen][bin].first != nulls_of(gen))
-					return false;
+					return -1;
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
 				if (lru->tail[gen][bin])
-					return false;
+					return -1;
 #endif
 				continue;
 			}
 			if (!fast_bin_exact(w, nid, gen, bin))
-				return false;
+				return -1;
 			count[gen] += mb->len;
 		}
 		if (lru->nr_memcgs[gen] != count[gen])
-			return false;
-		entries += count[gen];
+			return -1;
 	}
 	/*
 	 * seq.valid_gens and seq.old_nonempty, on the port's bins (the
@@ -193,17 +194,26 @@ bool fast_node_full(const struct mlf_check_state *w, int nid)
 	 */
 	if (count[get_memcg_gen(seq + 2)] ||
 	    (!count[get_memcg_gen(seq)] && count[get_memcg_gen(seq + 1)]))
-		return false;
-	/*
-	 * list.membership and model.order's memcgs: each memcg of the port or
-	 * the model is in both, with the model's references, linked where
-	 * the model has it linked (and then in a bin just checked to be the
-	 * model's), else dead and unhashed; and the bins hold nothing else.
-	 */
+		return -1;
+	return count[0] + count[1] + count[2];
+}
+
+/*
+ * list.membership and model.order's memcgs on the nodes whose bins held
+ * @entries[nid]: each memcg of the port or the model is in both, with the
+ * model's references, linked where the model has it linked (and then in a
+ * bin just checked to be the model's), else dead and unhashed; and the
+ * bins hold nothing else. One pass over the memcgs for every node.
+ */
+static bool fast_memcgs(const struct mlf_check_state *w, int from, int to,
+			const long *entries)
+{
+	long linked[MAX_NUMNODES] = { 0 };
+	int nid, i;
+
 	for (i = next_memcg(w, 0); i >= 0; i = next_memcg(w, i + 1)) {
 		const struct mlf_model_memcg *mc = &w->model.memcgs[i];
 		struct mem_cgroup *memcg = w->slots[i].memcg;
-		bool hashed;
 
 		if (!memcg != !mc->allocated)
 			return false;
@@ -211,15 +221,45 @@ bool fast_node_full(const struct mlf_check_state *w, int nid)
 			continue;
 		if (atomic_long_read(&memcg->refcnt) != mc->refs)
 			return false;
-		hashed = !hlist_nulls_unhashed(&get_lruvec(memcg, nid)->lrugen.list);
-		if (hashed != mc->linked[nid])
+		for (nid = from; nid < to; nid++) {
+			bool hashed = !hlist_nulls_unhashed(
+				&get_lruvec(memcg, nid)->lrugen.list);
+
+			if (hashed != mc->linked[nid])
+				return false;
+			if (hashed)
+				linked[nid]++;
+			else if (w->slots[i].state != SLOT_DEAD)
+				return false;
+		}
+	}
+	for (nid = from; nid < to; nid++)
+		if (linked[nid] != entries[nid])
 			return false;
-		if (hashed)
-			linked++;
-		else if (w->slots[i].state != SLOT_DEAD)
+	return true;
+}
+
+bool fast_node_full(const struct mlf_check_state *w, int nid)
+{
+	long entries[MAX_NUMNODES];
+
+	map_prepare(w);
+	entries[nid] = fast_bins(w, nid);
+	return entries[nid] >= 0 && fast_memcgs(w, nid, nid + 1, entries);
+}
+
+bool fast_world_full(const struct mlf_check_state *w)
+{
+	long entries[MAX_NUMNODES];
+	int nid;
+
+	map_prepare(w);
+	for (nid = 0; nid < w->nr_nodes; nid++) {
+		entries[nid] = fast_bins(w, nid);
+		if (entries[nid] < 0)
 			return false;
 	}
-	return linked == entries;
+	return fast_memcgs(w, 0, w->nr_nodes, entries);
 }
 
 bool fast_structure(const struct mlf_check_state *w, int nid)

@@ -37,6 +37,8 @@ bool fast_bin_local(const struct mlf_check_state *w, int nid, int gen,
  * O(bins + linked + live memcgs).
  */
 bool fast_node_full(const struct mlf_check_state *w, int nid);
+/* fast_node_full() of every node, with one pass over the memcgs */
+bool fast_world_full(const struct mlf_check_state *w);
 
 /*
  * Everything check_structure() checks on @nid, for a world with no model

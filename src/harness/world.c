@@ -329,9 +329,10 @@ void world_check_all(struct mlf_world *w)
 	struct mlf_failure f;
 	int nid;
 
+	if (fast_world_full(&w->cs))
+		return;
 	for (nid = 0; nid < w->cs.nr_nodes; nid++)
-		if (!fast_node_full(&w->cs, nid))
-			fail_if(check_node_full(&w->cs, nid, &f), &f);
+		fail_if(check_node_full(&w->cs, nid, &f), &f);
 }
 
 /*
@@ -446,15 +447,12 @@ static bool fast_after_op(const struct mlf_world *w, bool full)
 	struct mlf_failure f;
 	int nid;
 
-	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
+	for (nid = 0; nid < w->cs.nr_nodes; nid++)
 		if (!check_seq_monotonic(&w->cs, nid, &f) ||
 		    !check_seq_advance(&w->cs, nid, &f))
 			return false;
-		if (full && !fast_node_full(&w->cs, nid))
-			return false;
-	}
 	if (full)
-		return true;
+		return fast_world_full(&w->cs);
 	for (nid = 0; nid < w->cs.nr_nodes; nid++)
 		if (!check_node_quick(&w->cs, nid, &f))
 			return false;
