@@ -20,11 +20,26 @@ struct scan_control {
 	s8 priority;
 	/* Proactive reclaim invoked by userspace through memory.reclaim */
 	unsigned int proactive : 1;
+	/* Writepage and unmapping: the reclaim port's node reclaim wants both */
+	unsigned int may_writepage : 1;
+	unsigned int may_unmap : 1;
+	/* The memcg reclaim is limited to; NULL: global (root) reclaim */
+	struct mem_cgroup *target_mem_cgroup;
 };
+
+/* Global reclaim: the memcg LRU's walk is only for it */
+static inline bool root_reclaim(struct scan_control *sc)
+{
+	return !sc->target_mem_cgroup;
+}
 
 /* shrink_many() on one node: the memcg LRU walk of global reclaim */
 void mlf_shrink_many(struct pglist_data *pgdat, struct scan_control *sc);
 /* lru_gen_rotate_memcg() */
 void mlf_rotate_memcg(struct lruvec *lruvec, int op);
+#ifdef MLF_EVICTION
+/* lru_gen_shrink_node(): a node's global reclaim (the reclaim port) */
+void mlf_shrink_node(struct pglist_data *pgdat, struct scan_control *sc);
+#endif
 
 #endif
