@@ -2,7 +2,9 @@
 /*
  * The reclaim target's inputs as the structure-aware mutator sees them
  * (mutator.h): the 2-byte header, then one record per op, its canonical
- * bytes (reclaim_codec.h). A record's length never depends on the header.
+ * bytes (reclaim_codec.h). A record's length never depends on the header;
+ * its operands' ranges do, so a record moved under another header is
+ * decoded there and written again.
  * New and changed ops name memcgs the input already uses most of the time.
  */
 #include "mutator.h"
@@ -185,17 +187,34 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 	rec->len = mlf_reclaim_encode_op(&op, rec->b);
 }
 
+/*
+ * @rec as the op it decodes to under header @to: its operands wrapped into
+ * @to's ranges, canonical there (a record's length does not change)
+ */
+static void rehome(const uint8_t *from, const uint8_t *to,
+		   struct mlf_record *rec)
+{
+	struct mlf_reclaim_header h;
+	struct mlf_reclaim_op op;
+
+	(void)from;
+	if (decode_record(to, rec, &h, &op))
+		rec->len = mlf_reclaim_encode_op(&op, rec->b);
+}
+
 static void tweak_header(struct mlf_records *in, struct mlf_rng *g)
 {
 	struct mlf_reclaim_header h;
+	size_t i;
 
 	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
 	if (mlf_rng_one_in(g, 2))
 		h.nr_nodes = 1 + mlf_rng_below(g, MLF_RECLAIM_MAX_NODES);
 	else
 		h.pool_size = 1 + mlf_rng_below(g, MLF_RECLAIM_MAX_POOL);
-	/* a record's operands wrap into the new ranges as they decode */
 	mlf_reclaim_encode_header(&h, in->header);
+	for (i = 0; i < in->n; i++)
+		rehome(NULL, in->header, &in->r[i]);
 }
 
 const struct mlf_format mlf_target_format = {
@@ -205,4 +224,5 @@ const struct mlf_format mlf_target_format = {
 	.random_record = random_record,
 	.tweak_record = tweak_record,
 	.tweak_header = tweak_header,
+	.rehome = rehome,
 };
