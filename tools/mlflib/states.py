@@ -70,6 +70,11 @@ THIRD = ("seq.valid_gens: the third generation is empty whenever an op begins, "
 WALK_OLD = "a walk visits the generation it walks: the old one (shrink_many)"
 LINKED_LIVE = ("a memcg is linked on every node from online until it is dead: only "
                "css_released, or a walk whose tryget failed, unlinks it")
+NO_HEAD = ("reclaim_world.c has no soft-reclaim op, the only caller of MEMCG_LRU_HEAD: "
+           "a gap of the harness (memcg v1's soft limit reclaim reaches it in the kernel)")
+YOUNG_TAIL = ("in reclaim_world.c only a walk rotates TAIL, and only memcgs of the old "
+              "generation it walks; YOUNG resets the segment: a gap of the harness (the "
+              "kernel's lru_gen_rotate_memcg() callers reach it)")
 FLAT = {
     "memcg_lru": "memcg_lru's memcgs have no parent (the flat world of world.c); the "
                  "kernel's deeper hierarchies are the reclaim build's",
@@ -103,6 +108,10 @@ def why_not(target, cell):
         return FLAT[target]
     if gen == "third":
         return THIRD
+    if target == "reclaim" and seg == "head":
+        return NO_HEAD
+    if target == "reclaim" and seg == "tail" and gen == "young":
+        return YOUNG_TAIL
     if gen == "-" and stage in LIVE:
         return LINKED_LIVE
     if kind == "reclaim" and gen not in ("old", "-"):
