@@ -178,7 +178,7 @@ def print_table(rows, historical=False):
             r["name"], r["target"], "%d/%d" % (r["caught_runs"], len(r["runs"])),
             r["expect"],
             "%.2f" % r["median_seconds"] if r["median_seconds"] is not None else "-",
-            "%.2f" % r["max_seconds"] if r["max_seconds"] is not None else "-",
+            "%.2f" % r["max_seconds"] if r.get("max_seconds") is not None else "-",
             "%d" % r["median_execs"] if r["median_execs"] is not None else "-",
             ", ".join("%s x%d" % kv for kv in sorted(r["other_checks"].items())) or "-")))
 
