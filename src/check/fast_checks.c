@@ -152,6 +152,21 @@ static int next_memcg(const struct mlf_check_state *w, int from)
 }
 
 /*
+ * seq.valid_gens and seq.old_nonempty on the entries of each generation:
+ * a generation neither old nor young (with three, (seq + 2) % 3) is empty,
+ * and the old one is empty only if the young one is
+ */
+static bool gens_ok(const unsigned long *count, unsigned long seq)
+{
+	int old = get_memcg_gen(seq), young = get_memcg_gen(seq + 1), gen;
+
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++)
+		if (gen != old && gen != young && count[gen])
+			return false;
+	return count[old] || !count[young];
+}
+
+/*
  * The bins of @nid against the model's (list.links, tail.cache,
  * model.order's bins, nr_memcgs, seq.valid_gens, seq.old_nonempty): the
  * number of entries they hold, or -1.
@@ -161,6 +176,7 @@ static long fast_bins(const struct mlf_check_state *w, int nid)
 	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
 	const struct mlf_model_node *node = &w->model.nodes[nid];
 	unsigned long count[MEMCG_NR_GENS], seq = lru->seq;
+	long entries;
 	int gen, bin;
 
 	if (seq != node->seq)
@@ -189,13 +205,13 @@ static long fast_bins(const struct mlf_check_state *w, int nid)
 	}
 	/*
 	 * seq.valid_gens and seq.old_nonempty, on the port's bins (the
-	 * model's, as just checked): the third generation is empty, and the
-	 * old one is empty only if the young one is
+	 * model's, as just checked)
 	 */
-	if (count[get_memcg_gen(seq + 2)] ||
-	    (!count[get_memcg_gen(seq)] && count[get_memcg_gen(seq + 1)]))
+	if (!gens_ok(count, seq))
 		return -1;
-	return count[0] + count[1] + count[2];
+	for (gen = 0, entries = 0; gen < MEMCG_NR_GENS; gen++)
+		entries += count[gen];
+	return entries;
 }
 
 /*
@@ -321,8 +337,7 @@ bool fast_structure(const struct mlf_check_state *w, int nid)
 		if (lru->nr_memcgs[gen] != count[gen])
 			return false;
 	}
-	if (count[get_memcg_gen(seq + 2)] ||
-	    (!count[get_memcg_gen(seq)] && count[get_memcg_gen(seq + 1)]))
+	if (!gens_ok(count, seq))
 		return false;
 	/* a live memcg in no bin: dead (tryget fails) and unhashed */
 	for_each_live_slot(w, i) {
