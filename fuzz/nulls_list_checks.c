@@ -66,21 +66,32 @@ static const char *link_name(struct hlist_nulls_node *const *link, char *buf,
  * Walk list @l by its raw links, checking every back pointer and the end
  * marker ("nulls.links"); store the ids met in @ids. False on failure.
  */
+/* "head l1" or "n3": what the walk stood on (@prev: -1 for the head) */
+static const char *who_name(int l, int prev, char *buf, size_t size)
+{
+	if (prev < 0)
+		snprintf(buf, size, "head l%d", l);
+	else
+		snprintf(buf, size, "n%d", prev);
+	return buf;
+}
+
 static bool check_links(int l, int *ids, int *n)
 {
 	struct hlist_nulls_node **link = &nl_heads[l].first;
 	struct hlist_nulls_node *pos = nl_heads[l].first;
 	char who[16];
+	int prev = -1;
 
 	*n = 0;
-	snprintf(who, sizeof(who), "head l%d", l);
 	while (!is_a_nulls(pos)) {
 		int i = pool_index(pos);
 
 		if (i < 0) {
 			mlf_fail_simple("nulls.links",
 					"l%d: the pointer after %s points outside the pool (%p)",
-					l, who, (void *)pos);
+					l, who_name(l, prev, who, sizeof(who)),
+					(void *)pos);
 			return false;
 		}
 		if (*n >= nl_in.nr_nodes) {
@@ -101,14 +112,15 @@ static bool check_links(int l, int *ids, int *n)
 			return false;
 		}
 		ids[(*n)++] = i;
-		snprintf(who, sizeof(who), "n%d", i);
+		prev = i;
 		link = &nl_pool[i].node.next;
 		pos = nl_pool[i].node.next;
 	}
 	if (get_nulls_value(pos) != (unsigned long)l) {
 		mlf_fail_simple("nulls.links",
 				"l%d: walk ends after %s on nulls value %lu, expected %d",
-				l, who, get_nulls_value(pos), l);
+				l, who_name(l, prev, who, sizeof(who)),
+				get_nulls_value(pos), l);
 		return false;
 	}
 	return true;

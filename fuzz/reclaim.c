@@ -36,10 +36,20 @@ static void print_context(void)
 				print_op);
 }
 
+/* the state coverage as the engine's extra coverage (memcg_lru.c) */
+static unsigned char state_feedback[4096]
+	__attribute__((section("__libfuzzer_extra_counters"), used));
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static bool attached;
 	size_t i;
 
+	if (!attached) {
+		reclaim_world_states_attach(state_feedback,
+					    sizeof(state_feedback));
+		attached = true;
+	}
 	mlf_set_context_printer(print_context);
 	nr_ops = mlf_reclaim_decode(data, size, &header, ops,
 				    MLF_RECLAIM_MAX_OPS);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The map of live lrugens (lrugen_map.h): a hash of list node pointers to
- * (slot, node), with linear probing and backward-shift deletion.
+ * (slot, node), with linear probing and backward-shift deletion, grown by
+ * rehashing before it is half full; and a bitmap of the live slots.
  */
 #include "lrugen_map.h"
 
@@ -11,6 +12,8 @@
 
 #include "mm/memcontrol.h"
 
+#define MAP_MIN_CAP 64
+
 static unsigned int map_hash(const void *p, unsigned int cap)
 {
 	uint64_t v = (uintptr_t)p >> 3;
@@ -18,13 +21,14 @@ static unsigned int map_hash(const void *p, unsigned int cap)
 	return (unsigned int)((v * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
 }
 
-void mlf_lrugen_map_init(struct mlf_lrugen_map *map, int entries)
-{
-	unsigned int cap = 64;
+/*
+ * The storage of the last map destroyed empty, for the next one: a fuzzer
+ * builds one per input (a table grown by one input serves the next).
+ */
+static struct mlf_lrugen_map spare;
 
-	/* at most half full, so that probe runs stay short */
-	while (cap < 2u * entries)
-		cap *= 2;
+static void table_alloc(struct mlf_lrugen_map *map, unsigned int cap)
+{
 	map->keys = calloc(cap, sizeof(*map->keys));
 	map->vals = calloc(cap, sizeof(*map->vals));
 	if (!map->keys || !map->vals)
@@ -33,14 +37,55 @@ void mlf_lrugen_map_init(struct mlf_lrugen_map *map, int entries)
 	map->nr = 0;
 }
 
-void mlf_lrugen_map_destroy(struct mlf_lrugen_map *map)
+static int live_words(int pool_size)
+{
+	return (pool_size + 63) / 64;
+}
+
+void mlf_lrugen_map_init(struct mlf_lrugen_map *map, int pool_size)
+{
+	if (pool_size < 1)
+		pool_size = 1;
+	if (spare.cap && spare.live_words >= live_words(pool_size)) {
+		*map = spare;
+		map->pool_size = pool_size;
+		memset(&spare, 0, sizeof(spare));
+		return;
+	}
+	table_alloc(map, MAP_MIN_CAP);
+	map->pool_size = pool_size;
+	map->live_words = live_words(pool_size);
+	map->live = calloc(map->live_words, sizeof(*map->live));
+	if (!map->live)
+		abort();
+}
+
+static void map_free(struct mlf_lrugen_map *map)
 {
 	free(map->keys);
 	free(map->vals);
+	free(map->live);
 	memset(map, 0, sizeof(*map));
 }
 
-static void map_add(struct mlf_lrugen_map *map,
+void mlf_lrugen_map_destroy(struct mlf_lrugen_map *map)
+{
+	/*
+	 * Emptied (every memcg released): keys all NULL, no live bit: keep
+	 * it, unless the spare is bigger.
+	 */
+	if (map->cap && !map->nr &&
+	    (!spare.cap || spare.live_words < map->live_words)) {
+		if (spare.cap)
+			map_free(&spare);
+		spare = *map;
+		memset(map, 0, sizeof(*map));
+		return;
+	}
+	map_free(map);
+}
+
+static void map_put(struct mlf_lrugen_map *map,
 		    const struct hlist_nulls_node *key, int val)
 {
 	unsigned int h = map_hash(key, map->cap);
@@ -53,6 +98,25 @@ static void map_add(struct mlf_lrugen_map *map,
 	map->keys[h] = key;
 	map->vals[h] = val;
 	map->nr++;
+}
+
+/* Room for @more keys with the table at most half full (short probe runs). */
+static void map_reserve(struct mlf_lrugen_map *map, unsigned int more)
+{
+	const struct hlist_nulls_node **keys = map->keys;
+	unsigned int old_cap = map->cap, cap = map->cap, i;
+	int *vals = map->vals;
+
+	if (2 * (map->nr + more) <= cap)
+		return;
+	while (2 * (map->nr + more) > cap)
+		cap *= 2;
+	table_alloc(map, cap);
+	for (i = 0; i < old_cap; i++)
+		if (keys[i])
+			map_put(map, keys[i], vals[i]);
+	free(keys);
+	free(vals);
 }
 
 /* Linear probing: close the gap by moving later entries of the run back. */
@@ -87,18 +151,26 @@ void mlf_lrugen_map_add_memcg(struct mlf_lrugen_map *map,
 {
 	int nid;
 
+	if (slot < 0 || slot >= map->pool_size)
+		abort();
+	map_reserve(map, nr_nodes);
 	for (nid = 0; nid < nr_nodes; nid++)
-		map_add(map, &get_lruvec(memcg, nid)->lrugen.list,
+		map_put(map, &get_lruvec(memcg, nid)->lrugen.list,
 			slot * MAX_NUMNODES + nid);
+	map->live[slot / 64] |= 1ULL << (slot % 64);
 }
 
 void mlf_lrugen_map_del_memcg(struct mlf_lrugen_map *map,
-			      struct mem_cgroup *memcg, int nr_nodes)
+			      struct mem_cgroup *memcg, int slot,
+			      int nr_nodes)
 {
 	int nid;
 
+	if (slot < 0 || slot >= map->pool_size)
+		abort();
 	for (nid = 0; nid < nr_nodes; nid++)
 		map_del(map, &get_lruvec(memcg, nid)->lrugen.list);
+	map->live[slot / 64] &= ~(1ULL << (slot % 64));
 }
 
 int mlf_lrugen_map_lookup(const struct mlf_lrugen_map *map,
@@ -122,17 +194,16 @@ void mlf_lrugen_map_fill(struct mlf_lrugen_map *map,
 			 const struct mlf_slot *slots, int pool_size,
 			 int nr_nodes)
 {
-	unsigned int want = 64;
 	int i;
 
-	while (want < 2u * pool_size * nr_nodes)
-		want *= 2;
-	if (map->cap < want) {
-		mlf_lrugen_map_destroy(map);
-		mlf_lrugen_map_init(map, pool_size * nr_nodes);
+	if (!map->cap || map->live_words < live_words(pool_size)) {
+		map_free(map);
+		mlf_lrugen_map_init(map, pool_size);
 	} else {
 		memset(map->keys, 0, map->cap * sizeof(*map->keys));
+		memset(map->live, 0, map->live_words * sizeof(*map->live));
 		map->nr = 0;
+		map->pool_size = pool_size;
 	}
 	for (i = 0; i < pool_size; i++)
 		if (slots[i].memcg)

@@ -31,6 +31,20 @@ static int draw_bin(struct draws *d)
 	return d->op->draws[d->next++] % MODEL_NR_BINS;
 }
 
+/* The storage of the last model destroyed, clean, for the next one. */
+static struct {
+	bool full;
+	int cap;
+	struct mlf_model_memcg *memcgs;
+	u64 *allocated, *ever;
+	struct mlf_model_node nodes[MAX_NUMNODES];	/* bins: len 0 */
+} spare;
+
+static int bitmap_words(int bits)
+{
+	return (bits + 63) / 64;
+}
+
 void model_init(struct mlf_model *m, int nr_nodes, int pool_size,
 		struct mlf_model_features features)
 {
@@ -38,21 +52,74 @@ void model_init(struct mlf_model *m, int nr_nodes, int pool_size,
 	m->nr_nodes = nr_nodes;
 	m->pool_size = pool_size;
 	m->features = features;
-	/* bins start empty and grow when used: world_init runs per input */
+	if (spare.full && spare.cap >= pool_size) {
+		m->cap = spare.cap;
+		m->memcgs = spare.memcgs;
+		m->allocated = spare.allocated;
+		m->ever = spare.ever;
+		memcpy(m->nodes, spare.nodes, sizeof(m->nodes));
+		memset(&spare, 0, sizeof(spare));
+		return;
+	}
+	/* bins start empty and grow when used */
+	m->cap = pool_size;
 	m->memcgs = calloc(pool_size, sizeof(*m->memcgs));
-	if (!m->memcgs)
+	m->allocated = calloc(bitmap_words(pool_size), sizeof(*m->allocated));
+	m->ever = calloc(bitmap_words(pool_size), sizeof(*m->ever));
+	if (!m->memcgs || !m->allocated || !m->ever)
 		abort();
 }
 
-void model_destroy(struct mlf_model *m)
+static void free_storage(struct mlf_model_memcg *memcgs, u64 *allocated,
+			 u64 *ever, struct mlf_model_node *nodes)
 {
 	int nid, gen, bin;
 
 	for (nid = 0; nid < MAX_NUMNODES; nid++)
 		for (gen = 0; gen < MODEL_NR_GENS; gen++)
 			for (bin = 0; bin < MODEL_NR_BINS; bin++)
-				free(m->nodes[nid].bins[gen][bin].ids);
-	free(m->memcgs);
+				free(nodes[nid].bins[gen][bin].ids);
+	free(memcgs);
+	free(allocated);
+	free(ever);
+}
+
+void model_destroy(struct mlf_model *m)
+{
+	int words = bitmap_words(m->pool_size), nid, gen, bin, i;
+
+	/* clean what this model wrote (the memcgs ever onlined, the bins) */
+	for (i = 0; i < words; i++) {
+		u64 bits = m->ever[i];
+
+		while (bits) {
+			memset(&m->memcgs[i * 64 + __builtin_ctzll(bits)], 0,
+			       sizeof(*m->memcgs));
+			bits &= bits - 1;
+		}
+	}
+	memset(m->allocated, 0, words * sizeof(*m->allocated));
+	memset(m->ever, 0, words * sizeof(*m->ever));
+	for (nid = 0; nid < MAX_NUMNODES; nid++) {
+		m->nodes[nid].seq = 0;
+		for (gen = 0; gen < MODEL_NR_GENS; gen++)
+			for (bin = 0; bin < MODEL_NR_BINS; bin++)
+				m->nodes[nid].bins[gen][bin].len = 0;
+	}
+	/* keep the bigger of it and the spare */
+	if (spare.full && spare.cap >= m->cap) {
+		free_storage(m->memcgs, m->allocated, m->ever, m->nodes);
+	} else {
+		if (spare.full)
+			free_storage(spare.memcgs, spare.allocated, spare.ever,
+				     spare.nodes);
+		spare.full = true;
+		spare.cap = m->cap;
+		spare.memcgs = m->memcgs;
+		spare.allocated = m->allocated;
+		spare.ever = m->ever;
+		memcpy(spare.nodes, m->nodes, sizeof(spare.nodes));
+	}
 	memset(m, 0, sizeof(*m));
 }
 
@@ -308,6 +375,8 @@ static void online(struct mlf_model *m, int id, struct draws *d)
 
 	memset(mc, 0, sizeof(*mc));
 	mc->allocated = true;
+	m->allocated[id / 64] |= 1ULL << (id % 64);
+	m->ever[id / 64] |= 1ULL << (id % 64);
 	mc->online = true;
 	mc->refs = 1;
 	for (nid = 0; nid < m->nr_nodes; nid++)
@@ -342,6 +411,7 @@ void model_apply(struct mlf_model *m, const struct mlf_op *op)
 	case MLF_OP_RELEASE:
 		unlink_all(m, id);
 		mc->allocated = false;
+		m->allocated[id / 64] &= ~(1ULL << (id % 64));
 		break;
 	case MLF_OP_ROTATE:
 		rotate(m, id, n, op->rotate_op, &d);

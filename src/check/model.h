@@ -56,8 +56,18 @@ struct mlf_model {
 	struct mlf_model_features features;
 	struct mlf_model_node nodes[MAX_NUMNODES];
 	struct mlf_model_memcg *memcgs;
+	/* bit i of word i / 64: memcgs[i].allocated (model_query.h reads it) */
+	u64 *allocated;
+	/* the same for every memcg ever onlined: what model_destroy() clears */
+	u64 *ever;
+	int cap;		/* the pool size the storage above holds */
 };
 
+/*
+ * A model of an empty world. Its storage is kept from the last model
+ * destroyed when that one was as big: a fuzzer builds one per input, and
+ * the cost of an input should be what it does, not the pool it names.
+ */
 void model_init(struct mlf_model *m, int nr_nodes, int pool_size,
 		struct mlf_model_features features);
 void model_destroy(struct mlf_model *m);

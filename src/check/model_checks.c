@@ -7,6 +7,7 @@
  */
 #include "checks.h"
 #include "check_parts.h"
+#include "model_query.h"
 #include "walk.h"
 
 static const char *const seg_names[] = { "default", "head", "tail" };
@@ -204,6 +205,17 @@ bool model_order_memcg(const struct mlf_check_state *w, int nid, int i,
 	return true;
 }
 
+/* The first slot >= @from that the port or the model has a memcg in. */
+static int next_memcg(const struct mlf_check_state *w, int from)
+{
+	int port = next_live_slot(w, from);
+	int model = model_next_allocated(&w->model, from);
+
+	if (port < 0)
+		return model;
+	return model < 0 || port < model ? port : model;
+}
+
 bool check_model_order(const struct mlf_check_state *w, int nid,
 		       struct mlf_failure *f)
 {
@@ -216,7 +228,8 @@ bool check_model_order(const struct mlf_check_state *w, int nid,
 		for (bin = 0; bin < MEMCG_NR_BINS; bin++)
 			if (!model_order_bin(w, nid, gen, bin, f))
 				return false;
-	for (i = 0; i < w->pool_size; i++)
+	/* the memcgs the port or the model has: the others agree (none) */
+	for (i = next_memcg(w, 0); i >= 0; i = next_memcg(w, i + 1))
 		if (!model_order_memcg(w, nid, i, f))
 			return false;
 	return true;
@@ -252,7 +265,8 @@ bool check_reclaim_progress(const struct mlf_check_state *w, int nid,
 	}
 	if (aborted)
 		return true;
-	for (i = 0; i < w->pool_size; i++) {
+	map_prepare(w);
+	for_each_live_slot(w, i) {
 		const struct lru_gen_folio *lrugen;
 
 		if (w->slots[i].state != SLOT_DEAD || !w->slots[i].memcg)

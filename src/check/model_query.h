@@ -52,4 +52,36 @@ static inline bool model_where(const struct mlf_model *m, int id, int nid,
 	return true;
 }
 
+/* The position of memcg @id in its bin on @nid, or -1 if not linked there. */
+static inline int model_index(const struct mlf_model *m, int id, int nid)
+{
+	const struct mlf_model_bin *b;
+	int i;
+
+	if (!m->memcgs[id].linked[nid])
+		return -1;
+	b = &m->nodes[nid].bins[m->memcgs[id].gen[nid]][m->memcgs[id].bin[nid]];
+	for (i = 0; i < b->len; i++)
+		if (b->ids[i] == id)
+			return i;
+	return -1;
+}
+
+/* The first memcg id >= @from the model has allocated, or -1. */
+static inline int model_next_allocated(const struct mlf_model *m, int from)
+{
+	int word = from / 64, words = (m->pool_size + 63) / 64;
+	u64 bits;
+
+	if (from < 0 || from >= m->pool_size)
+		return -1;
+	bits = m->allocated[word] & (~0ULL << (from % 64));
+	while (!bits) {
+		if (++word >= words)
+			return -1;
+		bits = m->allocated[word];
+	}
+	return word * 64 + __builtin_ctzll(bits);
+}
+
 #endif

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The reclaim accounting checks (reclaim_checks.h). What the harness knows
- * independently of the counters they check: which folios sit on an
- * isolated list (parked evictions and the one in flight), the folios on
- * each lruvec's generation lists (walked here, not read from nr_pages), and
- * which memcg each stat event was meant for (reclaim_world.c attributes
- * them itself).
+ * The reclaim accounting checks (reclaim_checks.h). Their expected values
+ * come from the folio model (reclaim_state.h), never from the port's
+ * counters: which folios the harness charged where, which of them sit on
+ * the list of an eviction it holds (isolated), and so which are on the
+ * LRU; and which memcg each stat event was meant for (reclaim_world.c
+ * attributes them itself). The kernel's formulas (the throttle's
+ * threshold) are recomputed on the model's numbers.
  */
 /*
  * Only the reclaim port (src/mm/reclaim.cmake) defines MLF_EVICTION; a
@@ -14,41 +15,68 @@
 #ifdef MLF_EVICTION
 #include "reclaim_checks.h"
 
+#include <string.h>
+
+#include "walk.h"
+
 static const char *const type_name[ANON_AND_FILE] __maybe_unused = { "anon", "file" };
 
-unsigned long mlf_lruvec_count_folios(struct lruvec *lruvec, int type)
-{
-	unsigned long n = 0;
-	int gen, zone;
+/* the model's isolated folios, by memcg, node and type */
+typedef long mlf_isolated_t[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][ANON_AND_FILE];
 
-	for (gen = 0; gen < MAX_NR_GENS; gen++)
-		for (zone = 0; zone < MAX_NR_ZONES; zone++)
-			n += list_count_nodes(&lruvec->lrugen.folios[gen][type][zone]);
+/* Count the folios on @list, each where the model says it belongs. */
+static void count_held(const struct mlf_reclaim_folio_model *m,
+		       const struct list_head *list, mlf_isolated_t iso)
+{
+	const struct list_head *pos;
+	long n = 0;
+
+	list_for_each(pos, list) {
+		const struct folio *folio = list_entry(pos, struct folio, lru);
+		long i = folio - m->base;
+
+		/* bounded: a list that does not end is the list checks' */
+		if (++n > MLF_RECLAIM_MODEL_FOLIOS)
+			return;
+		if (i < 0 || i >= m->nr || !m->used[i])
+			continue;
+		iso[m->memcg[i]][m->node[i]][m->type[i]]++;
+	}
+}
+
+/*
+ * The folios the model has isolated: those on the lists of the evictions
+ * the harness holds (parked, and the one in flight), counted by the memcg,
+ * node and type the harness charged them to.
+ */
+static void model_isolated(const struct mlf_reclaim_check_state *rw,
+			   mlf_isolated_t iso)
+{
+	int k;
+
+	memset(iso, 0, sizeof(mlf_isolated_t));
+	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++)
+		if (rw->parked[k].used)
+			count_held(&rw->model, &rw->parked[k].ev.list, iso);
+	if (rw->in_flight)
+		count_held(&rw->model, &rw->in_flight->list, iso);
+}
+
+static __maybe_unused long node_sum(mlf_isolated_t iso, int pool, int nid, int type)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < pool; i++)
+		n += iso[i][nid][type];
 	return n;
 }
 
-/* folios the harness knows are isolated from @lruvec (NULL: any) of @nid */
-static __maybe_unused long
-known_isolated(const struct mlf_reclaim_check_state *rw, int nid,
-	       const struct lruvec *lruvec, int type)
+/* The model's folios of @memcg on @nid of @type that are on the LRU. */
+static long model_on_lru(const struct mlf_reclaim_check_state *rw,
+			 mlf_isolated_t iso, int memcg, int nid, int type)
 {
-	long n = 0;
-	int k;
-
-	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++) {
-		const struct lru_gen_eviction *ev = &rw->parked[k].ev;
-
-		if (!rw->parked[k].used || ev->type != type ||
-		    ev->lruvec->pgdat->node_id != nid ||
-		    (lruvec && ev->lruvec != lruvec))
-			continue;
-		n += list_count_nodes(&ev->list);
-	}
-	if (rw->in_flight && rw->in_flight->type == type &&
-	    rw->in_flight->lruvec->pgdat->node_id == nid &&
-	    (!lruvec || rw->in_flight->lruvec == lruvec))
-		n += list_count_nodes(&rw->in_flight->list);
-	return n;
+	return rw->model.charged[memcg][nid][type] - iso[memcg][nid][type];
 }
 
 static struct lruvec *slot_lruvec(const struct mlf_reclaim_check_state *rw,
@@ -103,12 +131,14 @@ bool check_isolated_nonneg(const struct mlf_reclaim_check_state *rw,
 bool check_isolated_exact(const struct mlf_reclaim_check_state *rw,
 			  struct mlf_failure *f)
 {
+	mlf_isolated_t iso;
 	int nid, type, i;
 
+	model_isolated(rw, iso);
 	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (type = 0; type < ANON_AND_FILE; type++) {
 #ifdef CONFIG_LRU_GEN_ISO_COUNT
-			long want = known_isolated(rw, nid, NULL, type);
+			long want = node_sum(iso, rw->w->pool_size, nid, type);
 			long v = node_page_state_raw(&rw->w->nodes[nid],
 						     NR_ISOLATED_ANON + type);
 
@@ -128,7 +158,7 @@ bool check_isolated_exact(const struct mlf_reclaim_check_state *rw,
 
 				if (!lruvec)
 					continue;
-				want = known_isolated(rw, nid, lruvec, type);
+				want = iso[i][nid][type];
 				got = atomic_long_read(&lruvec->lrugen.nr_isolated[type]);
 				if (got != want) {
 					mlf_failure_at(f, "isolated.exact", nid,
@@ -151,27 +181,24 @@ bool check_isolated_sum(const struct mlf_reclaim_check_state *rw,
 			struct mlf_failure *f)
 {
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
-	int nid, type, i;
+	mlf_isolated_t iso;
+	int nid, type;
 
+	model_isolated(rw, iso);
 	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (type = 0; type < ANON_AND_FILE; type++) {
-			long sum = 0;
+			/* the model's lruvecs of the node, summed */
+			long sum = node_sum(iso, rw->w->pool_size, nid, type);
 			long v = node_page_state_raw(&rw->w->nodes[nid],
 						     NR_ISOLATED_ANON + type);
 
-			for (i = 0; i < rw->w->pool_size; i++) {
-				struct lruvec *lruvec = slot_lruvec(rw, i, nid);
-
-				if (lruvec)
-					sum += atomic_long_read(&lruvec->lrugen.nr_isolated[type]);
-			}
 			if (v != sum) {
 				mlf_failure_at(f, "isolated.sum", nid, MLF_NONE,
 					       MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f,
-						"NR_ISOLATED_%s = %ld, its lruvecs' nr_isolated[%s] sum to %ld",
-						type ? "FILE" : "ANON", v,
-						type_name[type], sum);
+						"NR_ISOLATED_%s = %ld, the model's lruvecs of the node have %ld %s folios isolated",
+						type ? "FILE" : "ANON", v, sum,
+						type_name[type]);
 				return false;
 			}
 		}
@@ -226,38 +253,52 @@ bool check_isolated_quiescent(const struct mlf_reclaim_check_state *rw,
 	return true;
 }
 
-bool check_throttle_decision(const struct mlf_throttle_decision *d,
+bool check_throttle_decision(const struct mlf_reclaim_check_state *rw,
+			     const struct mlf_throttle_decision *d,
 			     struct mlf_failure *f)
 {
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
+	struct mlf_reclaim_check_state *mut = (struct mlf_reclaim_check_state *)rw;
 	struct lruvec *lruvec = d->lruvec;
+	int memcg = lruvec_memcg(lruvec)->id;
+	int nid = lruvec->pgdat->node_id;
 	unsigned int evictable = 0, over = 0, want;
-	int type;
+	bool exempt = rw->model.kswapd;
+	int swappiness, type;
+	mlf_isolated_t iso;
 
-	for (type = !d->swappiness; type < ANON_AND_FILE; type++) {
-		unsigned long size = mlf_lruvec_count_folios(lruvec, type);
-		long isolated = atomic_long_read(&lruvec->lrugen.nr_isolated[type]);
+	if (memcg < 0 || memcg >= rw->w->pool_size)
+		return true;
+	model_isolated(rw, iso);
+	swappiness = rw->model.swappiness[memcg];
+	/*
+	 * lru_gen_too_many_isolated() on the model's numbers: a type is over
+	 * when more of it is isolated than its evictable size (the folios
+	 * of it on the LRU) / MIN_NR_GENS; kswapd never is
+	 */
+	for (type = !swappiness; type < ANON_AND_FILE; type++) {
+		long size = model_on_lru(rw, iso, memcg, nid, type);
 
-		if (!size)
+		if (size <= 0)
 			continue;
 		evictable |= BIT(type);
-		if (!d->exempt && isolated > (long)(size / MIN_NR_GENS))
+		if (!exempt && iso[memcg][nid][type] > size / MIN_NR_GENS)
 			over |= BIT(type);
 	}
 	want = evictable & ~over;
+	mut->model.allowed = want;
 
-	if (d->sleep && (d->exempt || !evictable || over != evictable)) {
-		mlf_failure_at(f, "throttle.only_when_all",
-			       lruvec->pgdat->node_id, MLF_NONE, MLF_NONE,
-			       lruvec_memcg(lruvec)->id);
+	if (d->sleep && (exempt || !evictable || over != evictable)) {
+		mlf_failure_at(f, "throttle.only_when_all", nid, MLF_NONE,
+			       MLF_NONE, memcg);
 		mlf_failure_msg(f,
 				"sleeps with evictable types %#x, over-isolated %#x%s",
-				evictable, over, d->exempt ? " (kswapd: exempt)" : "");
+				evictable, over, exempt ? " (kswapd: exempt)" : "");
 		return false;
 	}
 	if (d->allowed != want) {
-		mlf_failure_at(f, "throttle.allowed", lruvec->pgdat->node_id,
-			       MLF_NONE, MLF_NONE, lruvec_memcg(lruvec)->id);
+		mlf_failure_at(f, "throttle.allowed", nid, MLF_NONE, MLF_NONE,
+			       memcg);
 		mlf_failure_msg(f,
 				"allows types %#x; evictable and not over-isolated: %#x",
 				d->allowed, want);
@@ -267,36 +308,52 @@ bool check_throttle_decision(const struct mlf_throttle_decision *d,
 	return true;
 }
 
-bool check_throttle_isolated(const struct lru_gen_eviction *ev,
+bool check_throttle_isolated(const struct mlf_reclaim_check_state *rw,
+			     const struct lru_gen_eviction *ev,
 			     struct mlf_failure *f)
 {
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
-	if (!list_empty(&ev->list) && !(ev->allowed & BIT(ev->type))) {
+	/* the type isolated: the model's, of the folios on the list */
+	const struct list_head *pos;
+	unsigned int types = 0;
+
+	list_for_each(pos, &ev->list) {
+		long i = list_entry(pos, struct folio, lru) - rw->model.base;
+
+		if (i >= 0 && i < rw->model.nr && rw->model.used[i])
+			types |= BIT(rw->model.type[i]);
+	}
+	if (types & ~rw->model.allowed) {
 		mlf_failure_at(f, "throttle.allowed",
 			       ev->lruvec->pgdat->node_id, MLF_NONE, MLF_NONE,
 			       lruvec_memcg(ev->lruvec)->id);
-		mlf_failure_msg(f, "isolated %zu %s folios; allowed types %#x",
-				list_count_nodes(&ev->list),
-				type_name[ev->type], ev->allowed);
+		mlf_failure_msg(f, "isolated %zu folios of types %#x; the throttle allowed %#x",
+				list_count_nodes(&ev->list), types,
+				rw->model.allowed);
 		return false;
 	}
 #endif
 	return true;
 }
 
-bool check_shadow_budget(struct lruvec *lruvec, int memcg,
+bool check_shadow_budget(const struct mlf_reclaim_check_state *rw,
+			 struct lruvec *lruvec, int memcg,
 			 struct mlf_failure *f)
 {
+	int nid = lruvec->pgdat->node_id;
 	unsigned long pages = workingset_lru_pages(lruvec);
-	unsigned long folios = mlf_lruvec_count_folios(lruvec, LRU_GEN_ANON) +
-			       mlf_lruvec_count_folios(lruvec, LRU_GEN_FILE);
+	mlf_isolated_t iso;
+	long want;
 
-	if (pages != folios) {
-		mlf_failure_at(f, "shadow.budget", lruvec->pgdat->node_id,
-			       MLF_NONE, MLF_NONE, memcg);
+	model_isolated(rw, iso);
+	want = model_on_lru(rw, iso, memcg, nid, LRU_GEN_ANON) +
+	       model_on_lru(rw, iso, memcg, nid, LRU_GEN_FILE);
+	if ((long)pages != want) {
+		mlf_failure_at(f, "shadow.budget", nid, MLF_NONE, MLF_NONE,
+			       memcg);
 		mlf_failure_msg(f,
-				"count_shadow_nodes counts %lu LRU pages; the lruvec has %lu folios on its lists",
-				pages, folios);
+				"count_shadow_nodes counts %lu LRU pages; the model has %ld folios of it on the LRU",
+				pages, want);
 		return false;
 	}
 	return true;
@@ -350,6 +407,55 @@ bool check_stats_reparent(const struct mlf_reclaim_check_state *rw,
 					return false;
 				}
 			}
+		}
+	}
+	return true;
+}
+
+/*
+ * isolated.* and shadow.budget in one pass, with the model's isolated
+ * folios counted once: true only if each of them would pass. Nothing is
+ * named here; the driver runs the checks one by one when this says no.
+ */
+bool fast_reclaim_accounting(const struct mlf_reclaim_check_state *rw,
+			     bool shadow)
+{
+	bool quiet = !rw->in_flight;
+	mlf_isolated_t iso;
+	int nid, type, i, k;
+
+	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++)
+		quiet &= !rw->parked[k].used;
+	model_isolated(rw, iso);
+	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
+		for (type = 0; type < ANON_AND_FILE; type++) {
+			long v = node_page_state_raw(&rw->w->nodes[nid],
+						     NR_ISOLATED_ANON + type);
+
+			if (v < 0 || (quiet && v))
+				return false;
+#ifdef CONFIG_LRU_GEN_ISO_COUNT
+			if (v != node_sum(iso, rw->w->pool_size, nid, type))
+				return false;
+#endif
+		}
+		for (i = next_live_slot(rw->w, 0); i >= 0;
+		     i = next_live_slot(rw->w, i + 1)) {
+			struct lruvec *lruvec = slot_lruvec(rw, i, nid);
+
+			if (!lruvec)
+				continue;
+#ifdef CONFIG_LRU_GEN_ISO_THROTTLE
+			for (type = 0; type < ANON_AND_FILE; type++)
+				if (atomic_long_read(&lruvec->lrugen.nr_isolated[type]) !=
+				    iso[i][nid][type])
+					return false;
+#endif
+			if (shadow &&
+			    (long)workingset_lru_pages(lruvec) !=
+				    model_on_lru(rw, iso, i, nid, LRU_GEN_ANON) +
+					    model_on_lru(rw, iso, i, nid, LRU_GEN_FILE))
+				return false;
 		}
 	}
 	return true;

@@ -17,13 +17,13 @@
 bool check_isolated_nonneg(const struct mlf_reclaim_check_state *rw,
 			   struct mlf_failure *f);
 /*
- * isolated.exact: each counter equals the folios the harness knows are
- * isolated (parked evictions and the one in flight) from that node /
- * lruvec and type; where the variant keeps the counter.
+ * isolated.exact: each counter equals the folios the model has isolated
+ * (on the lists of the parked evictions and the one in flight) from that
+ * node / lruvec and type; where the variant keeps the counter.
  */
 bool check_isolated_exact(const struct mlf_reclaim_check_state *rw,
 			  struct mlf_failure *f);
-/* isolated.sum: node counter == sum of its lruvecs' (iso-throttle) */
+/* isolated.sum: node counter == the model's lruvecs' isolated, summed */
 bool check_isolated_sum(const struct mlf_reclaim_check_state *rw,
 			struct mlf_failure *f);
 /* isolated.quiescent: all 0 when no eviction is parked or in flight */
@@ -31,21 +31,30 @@ bool check_isolated_quiescent(const struct mlf_reclaim_check_state *rw,
 			      struct mlf_failure *f);
 /*
  * throttle.only_when_all / throttle.allowed at a throttle decision, against
- * the lruvec's own state (folios counted on its lists, nr_isolated).
+ * lru_gen_too_many_isolated() recomputed on the model's folios (isolated,
+ * and on the LRU) with the model's swappiness; notes the types allowed.
  */
-bool check_throttle_decision(const struct mlf_throttle_decision *d,
+bool check_throttle_decision(const struct mlf_reclaim_check_state *rw,
+			     const struct mlf_throttle_decision *d,
 			     struct mlf_failure *f);
-/* throttle.allowed: the eviction isolated only from an allowed type */
-bool check_throttle_isolated(const struct lru_gen_eviction *ev,
+/* throttle.allowed: the eviction isolated only types the model allowed */
+bool check_throttle_isolated(const struct mlf_reclaim_check_state *rw,
+			     const struct lru_gen_eviction *ev,
 			     struct mlf_failure *f);
-/* shadow.budget: the budget's page count == folios on the MGLRU lists */
-bool check_shadow_budget(struct lruvec *lruvec, int memcg,
+/* shadow.budget: the budget's page count == the model's folios on the LRU */
+bool check_shadow_budget(const struct mlf_reclaim_check_state *rw,
+			 struct lruvec *lruvec, int memcg,
 			 struct mlf_failure *f);
 /* stats.reparent: memcg-local and node event counts == the harness's */
 bool check_stats_reparent(const struct mlf_reclaim_check_state *rw,
 			  struct mlf_failure *f);
 
-/* the folios on @lruvec's lists of @type (walked, not nr_pages) */
-unsigned long mlf_lruvec_count_folios(struct lruvec *lruvec, int type);
+/*
+ * The isolated.* checks, and shadow.budget on every live memcg when
+ * @shadow, as one fast predicate (fast_checks.h says how such a predicate
+ * is used): true implies each would pass. O(nodes * live memcgs).
+ */
+bool fast_reclaim_accounting(const struct mlf_reclaim_check_state *rw,
+			     bool shadow);
 
 #endif

@@ -15,8 +15,37 @@
 
 #define MLF_RECLAIM_MAX_PARKED 4
 #define MLF_RECLAIM_MAX_POOL 16
+/* the folios of a reclaim world (MLF_RECLAIM_MAX_FOLIOS) */
+#define MLF_RECLAIM_MODEL_FOLIOS 512
 /* the event items that follow a live memcg (stats.h) */
 #define MLF_NR_EVENT_ITEMS (NR_VM_NODE_STAT_ITEMS - WORKINGSET_REFAULT_ANON)
+
+/*
+ * The folio model: what the harness did to each folio, kept by the harness
+ * from its own ops (add, refault, drain) and from the frees the port
+ * reports, never read from the port's counters. A folio is charged to the
+ * (memcg, node) the op that added it named, with the type that op gave
+ * it; it is isolated while it sits on the list of an eviction the harness
+ * holds (parked, or in flight between its probes); it is on the LRU when
+ * charged and not isolated. The reclaim checks take their expected values
+ * from it (reclaim_checks.c).
+ */
+struct mlf_reclaim_folio_model {
+	const struct folio *base;	/* folio i is base + i */
+	int nr;
+	bool used[MLF_RECLAIM_MODEL_FOLIOS];
+	u8 memcg[MLF_RECLAIM_MODEL_FOLIOS];
+	u8 node[MLF_RECLAIM_MODEL_FOLIOS];
+	u8 type[MLF_RECLAIM_MODEL_FOLIOS];
+	/* folios charged and not yet freed or drained */
+	long charged[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][ANON_AND_FILE];
+	/* each memcg's swappiness, as the harness set it */
+	int swappiness[MLF_RECLAIM_MAX_POOL];
+	/* the op's reclaimer is kswapd (exempt from the throttle) */
+	bool kswapd;
+	/* the types the model allowed at the last throttle decision */
+	unsigned int allowed;
+};
 
 struct mlf_reclaim_parked {
 	bool used;
@@ -31,6 +60,7 @@ struct mlf_reclaim_check_state {
 	struct mlf_reclaim_parked parked[MLF_RECLAIM_MAX_PARKED];
 	/* the eviction of the current reclaim op between its probes */
 	const struct lru_gen_eviction *in_flight;
+	struct mlf_reclaim_folio_model model;
 	/*
 	 * stats.reparent: the memcg-local event counts each lruvec should
 	 * hold, attributed by the harness itself to the nearest memcg that

@@ -22,7 +22,11 @@ struct mlf_check_state {
 	struct pglist_data nodes[MAX_NUMNODES];
 	struct mlf_slot *slots;		/* pool_size of them */
 	struct mlf_model model;
-	/* seq of each node before the current op (seq.monotonic/advance) */
+	/*
+	 * seq of each node before the current op, and the size of its old
+	 * generation then (seq.monotonic/advance): the model's, in the
+	 * sequential driver; the port's where no model is fed
+	 */
 	unsigned long seq_before[MAX_NUMNODES];
 	unsigned long old_count_before[MAX_NUMNODES];
 	struct mlf_lrugen_map map;

@@ -107,7 +107,9 @@ bool check_list_membership(const struct mlf_check_state *w, int nid,
 			abort();
 		where.cap = cap;
 	}
-	memset(where.count, 0, w->pool_size * sizeof(int));
+	/* the walks meet live slots only (map_lookup vouches for each) */
+	for_each_live_slot(w, i)
+		where.count[i] = 0;
 
 	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
 		for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
@@ -139,7 +141,7 @@ bool check_list_membership(const struct mlf_check_state *w, int nid,
 		}
 	}
 
-	for (i = 0; i < w->pool_size; i++) {
+	for_each_live_slot(w, i) {
 		const struct mlf_slot *slot = &w->slots[i];
 		const struct lru_gen_folio *lrugen;
 		bool hashed;

@@ -47,6 +47,11 @@ int map_lookup(const struct mlf_check_state *w, int nid,
 	return slot >= 0 && at == nid ? slot : -1;
 }
 
+int next_live_slot(const struct mlf_check_state *w, int from)
+{
+	return mlf_lrugen_map_next_live(w->map_kept ? &w->map : cur_map, from);
+}
+
 /* ---- walking one bin through live lrugens only ---- */
 
 static int *scan_buf;

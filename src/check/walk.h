@@ -38,6 +38,16 @@ void map_prepare(const struct mlf_check_state *w);
 int map_lookup(const struct mlf_check_state *w, int nid,
 	       const struct hlist_nulls_node *p);
 
+/*
+ * The first slot >= @from that holds a memcg, or -1, in slot order: after
+ * map_prepare(), O(pool / 64) per call at worst, so that a loop over the
+ * memcgs costs the live ones.
+ */
+int next_live_slot(const struct mlf_check_state *w, int from);
+
+#define for_each_live_slot(w, i) \
+	for ((i) = next_live_slot(w, 0); (i) >= 0; (i) = next_live_slot(w, (i) + 1))
+
 /* ---- walking one bin through live lrugens only ---- */
 
 enum scan_end {

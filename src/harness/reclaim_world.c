@@ -15,11 +15,15 @@
 #ifdef MLF_EVICTION
 #include "reclaim_world.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check/checks.h"
+#include "check/fast_checks.h"
 #include "check/reclaim_checks.h"
+
+#include "states.h"
 
 static const char *const op_names[RECLAIM_OP_NR] = {
 	[RECLAIM_OP_ONLINE] = "online",	  [RECLAIM_OP_OFFLINE] = "offline",
@@ -49,6 +53,8 @@ static void check_isolation(struct mlf_reclaim_world *rw)
 {
 	struct mlf_failure f;
 
+	if (fast_reclaim_accounting(&rw->rcs, false))
+		return;
 	fail_if(check_isolated_nonneg(&rw->rcs, &f), &f);
 	fail_if(check_isolated_exact(&rw->rcs, &f), &f);
 	fail_if(check_isolated_sum(&rw->rcs, &f), &f);
@@ -68,15 +74,24 @@ static void expect_event(struct mlf_reclaim_world *rw, int slot, int nid,
 	rw->rcs.expect_node[nid][e]++;
 }
 
+/* The folio model (reclaim_state.h) forgets folio @i: freed or drained. */
+static void model_uncharge(struct mlf_reclaim_world *rw, int i)
+{
+	struct mlf_reclaim_folio_model *m = &rw->rcs.model;
+
+	m->used[i] = false;
+	m->charged[m->memcg[i]][m->node[i]][m->type[i]]--;
+}
+
 static void free_hook(struct folio *folio)
 {
 	struct mlf_reclaim_world *rw = cur;
 	int i = folio - rw->folios;
 
-	expect_event(rw, rw->folio_memcg[i], folio->lruvec->pgdat->node_id,
-		     PGSTEAL_ANON + folio_is_file_lru(folio));
+	expect_event(rw, rw->rcs.model.memcg[i], rw->rcs.model.node[i],
+		     PGSTEAL_ANON + rw->rcs.model.type[i]);
 	folio->flags = 0;
-	rw->folio_used[i] = false;
+	model_uncharge(rw, i);
 	rw->folios_freed++;
 }
 
@@ -90,7 +105,7 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 	case MLF_EVICT_THROTTLE: {
 		const struct mlf_throttle_decision *d = arg;
 
-		fail_if(check_throttle_decision(d, &f), &f);
+		fail_if(check_throttle_decision(&rw->rcs, d, &f), &f);
 		if (d->sleep)
 			rw->throttle_sleeps++;
 		break;
@@ -98,7 +113,7 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 	case MLF_EVICT_ISOLATED:
 		rw->evictions++;
 		rw->rcs.in_flight = arg;
-		fail_if(check_throttle_isolated(arg, &f), &f);
+		fail_if(check_throttle_isolated(&rw->rcs, arg, &f), &f);
 		check_isolation(rw);
 		break;
 	case MLF_EVICT_DONE:
@@ -106,6 +121,71 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		check_isolation(rw);
 		break;
 	}
+}
+
+/* ---- state coverage (states.h) ---- */
+
+void reclaim_world_states_attach(unsigned char *feedback, size_t size)
+{
+	mlf_states_attach("reclaim", op_names, RECLAIM_OP_NR, feedback, size);
+}
+
+/* The cells an op would meet, noted only if it applies. */
+struct op_cells {
+	int n;
+	struct mlf_state_cell c[MAX_NUMNODES];
+};
+
+static void cells_before(const struct mlf_reclaim_world *rw,
+			 const struct mlf_reclaim_op *op, struct op_cells *oc)
+{
+	const struct mlf_reclaim_folio_model *m = &rw->rcs.model;
+	int slot = op->memcg, node = -1, nid, k;
+
+	oc->n = 0;
+	if (!mlf_states)
+		return;
+	switch (op->kind) {
+	case RECLAIM_OP_RECLAIM:
+		return;		/* its cells are the memcgs it visits */
+	case RECLAIM_OP_TOUCH:
+		k = op->folio % MLF_RECLAIM_MAX_FOLIOS;
+		if (k >= m->nr || !m->used[k])
+			return;
+		slot = m->memcg[k];
+		node = m->node[k];
+		break;
+	case RECLAIM_OP_UNPARK:
+		k = op->slot % MLF_RECLAIM_MAX_PARKED;
+		if (!rw->rcs.parked[k].used)
+			return;
+		slot = rw->rcs.parked[k].memcg;
+		node = rw->rcs.parked[k].ev.lruvec->pgdat->node_id;
+		break;
+	case RECLAIM_OP_ADD:
+	case RECLAIM_OP_REFAULT:
+	case RECLAIM_OP_AGE:
+	case RECLAIM_OP_PARK:
+	case RECLAIM_OP_SHADOW:
+		node = op->node;
+		break;
+	}
+	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
+		if (node >= 0 && nid != node)
+			continue;
+		mlf_state_cell_of(&rw->w.cs, slot, nid, op->kind, &oc->c[oc->n]);
+		/* no memcg yet: one cell, not one per node */
+		if (oc->c[oc->n++].stage == ST_GONE)
+			break;
+	}
+}
+
+static void note_cells(const struct op_cells *oc)
+{
+	int i;
+
+	for (i = 0; i < oc->n; i++)
+		mlf_state_note(&oc->c[i]);
 }
 
 /* ---- the walk: failed trygets, for reclaim.progress ---- */
@@ -118,14 +198,23 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 	if (event == MLF_WALK_TRYGET_FAILED &&
 	    walk_nr_failed < (int)ARRAY_SIZE(walk_failed))
 		walk_failed[walk_nr_failed++] = ((struct mem_cgroup *)obj)->id;
+	if (event == MLF_WALK_VISIT && mlf_states && cur) {
+		struct lruvec *lruvec = obj;
+		int slot = lruvec_memcg(lruvec)->id;
+		struct mlf_state_cell c;
+
+		if (slot < 0 || slot >= cur->w.cs.pool_size)
+			return;
+		mlf_state_cell_of(&cur->w.cs, slot, lruvec->pgdat->node_id,
+				  RECLAIM_OP_RECLAIM, &c);
+		mlf_state_note(&c);
+	}
 }
 
 void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 			int pool_size)
 {
-	int i;
-
-	memset(rw, 0, sizeof(*rw));
+	memset(rw, 0, offsetof(struct mlf_reclaim_world, folios));
 	if (pool_size > MLF_RECLAIM_MAX_POOL)
 		pool_size = MLF_RECLAIM_MAX_POOL;
 	if (nr_nodes > 2)
@@ -136,8 +225,13 @@ void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 	rw->rcs.root = mem_cgroup_alloc(-1);
 	rw->rcs.root->swappiness = 60;
 	WRITE_ONCE(rw->rcs.root->online, true);
-	for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++)
-		rw->folios[i].id = i;
+	rw->rcs.model.base = rw->folios;
+	/*
+	 * The map of live lrugens, kept here as world_apply() keeps it; the
+	 * world's final check compares with a model this world does not feed
+	 */
+	rw->w.cs.map_kept = true;
+	rw->w.final_check = false;
 	cur = rw;
 	mlf_free_folio_hook = free_hook;
 	mlf_evict_probe = evict_probe;
@@ -145,12 +239,13 @@ void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 
 static int alloc_folio(struct mlf_reclaim_world *rw)
 {
+	struct mlf_reclaim_folio_model *m = &rw->rcs.model;
 	int i;
 
-	for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++)
-		if (!rw->folio_used[i])
+	for (i = 0; i < m->nr; i++)
+		if (!m->used[i])
 			return i;
-	return -1;
+	return m->nr < MLF_RECLAIM_MAX_FOLIOS ? m->nr++ : -1;
 }
 
 static bool apply_add(struct mlf_reclaim_world *rw,
@@ -169,6 +264,11 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		folio = &rw->folios[i];
 		memset(folio, 0, sizeof(*folio));
 		folio->id = i;
+		rw->rcs.model.used[i] = true;
+		rw->rcs.model.memcg[i] = op->memcg;
+		rw->rcs.model.node[i] = op->node;
+		rw->rcs.model.type[i] = op->type;
+		rw->rcs.model.charged[op->memcg][op->node][op->type]++;
 		folio->zone = op->zone % MAX_NR_ZONES;
 		if (op->type == LRU_GEN_ANON)
 			folio_set(folio, PG_swapbacked);
@@ -178,8 +278,6 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 			folio_set(folio, PG_writeback);
 		if (op->referenced)
 			folio_set(folio, PG_referenced);
-		rw->folio_used[i] = true;
-		rw->folio_memcg[i] = op->memcg;
 		if (refault) {
 			lru_gen_refault_folio(lruvec, folio);
 			expect_event(rw, op->memcg, op->node,
@@ -196,12 +294,12 @@ static void drain_folios(struct mlf_reclaim_world *rw, int slot)
 {
 	int i;
 
-	for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++) {
-		if (!rw->folio_used[i] || rw->folio_memcg[i] != slot)
+	for (i = 0; i < rw->rcs.model.nr; i++) {
+		if (!rw->rcs.model.used[i] || rw->rcs.model.memcg[i] != slot)
 			continue;
 		lru_gen_remove_folio(&rw->folios[i]);
 		rw->folios[i].flags = 0;
-		rw->folio_used[i] = false;
+		model_uncharge(rw, i);
 	}
 }
 
@@ -230,9 +328,11 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 	walk_nr_failed = 0;
 	mlf_walk_probe = walk_probe;
 	mlf_current_is_kswapd = op->kswapd;
+	rw->rcs.model.kswapd = op->kswapd;
 	mlf_current_is_dying = op->dying;
 	mlf_shrink_node(pgdat, &sc);
 	mlf_current_is_kswapd = false;
+	rw->rcs.model.kswapd = false;
 	mlf_current_is_dying = false;
 	mlf_walk_probe = NULL;
 	rw->w.walks++;
@@ -269,9 +369,11 @@ static bool apply_park(struct mlf_reclaim_world *rw,
 	css_get(s->memcg);
 	lruvec = get_lruvec(s->memcg, op->node);
 	mlf_current_is_kswapd = op->kswapd;
+	rw->rcs.model.kswapd = op->kswapd;
 	lru_gen_evict_begin(lruvec, &sc, get_swappiness(lruvec, &sc),
 			    &rw->rcs.parked[k].ev);
 	mlf_current_is_kswapd = false;
+	rw->rcs.model.kswapd = false;
 	rw->rcs.parked[k].used = true;
 	rw->rcs.parked[k].memcg = op->memcg;
 	rw->rcs.in_flight = NULL;
@@ -299,16 +401,20 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	int nid, i;
 
 	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
-		fail_if(check_structure(&rw->w.cs, nid, &f), &f);
-	check_isolation(rw);
-	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
-		for (i = 0; i < rw->w.cs.pool_size; i++) {
-			struct mem_cgroup *memcg = rw->w.cs.slots[i].memcg;
+		if (!fast_structure(&rw->w.cs, nid))
+			fail_if(check_structure(&rw->w.cs, nid, &f), &f);
+	/* the accounting in one pass; the checks one by one if it fails */
+	if (!fast_reclaim_accounting(&rw->rcs, true)) {
+		check_isolation(rw);
+		for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
+			for (i = 0; i < rw->w.cs.pool_size; i++) {
+				struct mem_cgroup *memcg = rw->w.cs.slots[i].memcg;
 
-			if (memcg)
-				fail_if(check_shadow_budget(get_lruvec(memcg, nid),
-							    i, &f),
-					&f);
+				if (memcg)
+					fail_if(check_shadow_budget(&rw->rcs,
+						get_lruvec(memcg, nid), i, &f),
+						&f);
+			}
 		}
 	}
 	fail_if(check_stats_reparent(&rw->rcs, &f), &f);
@@ -318,6 +424,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			 const struct mlf_reclaim_op *op_in)
 {
 	struct mlf_reclaim_op op = *op_in;
+	struct op_cells cells;
 	struct mlf_slot *s;
 	int nid, i;
 
@@ -335,6 +442,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 	mlf_current_op = rw->w.op_index++;
 	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
 		rw->w.cs.seq_before[nid] = rw->w.cs.nodes[nid].memcg_lru.seq;
+	cells_before(rw, &op, &cells);
 	mlf_entropy_bytes(op.draws, op.nr_draws);
 
 	switch (op.kind) {
@@ -344,6 +452,9 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		s->memcg = mem_cgroup_alloc(op.memcg);
 		s->memcg->parent = rw->rcs.root;
 		s->memcg->swappiness = 60;
+		rw->rcs.model.swappiness[op.memcg] = 60;
+		mlf_lrugen_map_add_memcg(&rw->w.cs.map, s->memcg, op.memcg,
+					 rw->w.cs.nr_nodes);
 		s->state = SLOT_ONLINE;
 		s->refs = 0;
 		memset(rw->rcs.expect[op.memcg], 0,
@@ -365,6 +476,8 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		if (s->state != SLOT_DEAD)
 			goto skip;
 		drain_folios(rw, op.memcg);
+		mlf_lrugen_map_del_memcg(&rw->w.cs.map, s->memcg, op.memcg,
+					 rw->w.cs.nr_nodes);
 		css_release(s->memcg);
 		s->memcg = NULL;
 		s->state = SLOT_EMPTY;
@@ -377,15 +490,16 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		break;
 	case RECLAIM_OP_TOUCH:
 		i = op.folio % MLF_RECLAIM_MAX_FOLIOS;
-		if (!rw->folio_used[i])
+		if (!rw->rcs.model.used[i])
 			goto skip;
 		folio_set(&rw->folios[i], PG_referenced);
 		break;
 	case RECLAIM_OP_WBDONE:
 		if (s->state == SLOT_EMPTY)
 			goto skip;
-		for (i = 0; i < MLF_RECLAIM_MAX_FOLIOS; i++)
-			if (rw->folio_used[i] && rw->folio_memcg[i] == op.memcg)
+		for (i = 0; i < rw->rcs.model.nr; i++)
+			if (rw->rcs.model.used[i] &&
+			    rw->rcs.model.memcg[i] == op.memcg)
 				lru_gen_end_writeback(&rw->folios[i]);
 		break;
 	case RECLAIM_OP_AGE:
@@ -403,6 +517,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		if (s->state == SLOT_EMPTY)
 			goto skip;
 		WRITE_ONCE(s->memcg->swappiness, op.swappiness);
+		rw->rcs.model.swappiness[op.memcg] = op.swappiness;
 		break;
 	case RECLAIM_OP_RECLAIM:
 		apply_reclaim(rw, &op);
@@ -432,6 +547,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		}
 	}
 	rw->ops_applied++;
+	note_cells(&cells);
 	reclaim_world_check(rw);
 	/* op is a local: later draws (teardown) must not read it */
 	mlf_entropy_bytes(NULL, 0);

@@ -21,7 +21,7 @@
 
 #include "world.h"
 
-#define MLF_RECLAIM_MAX_FOLIOS 512
+#define MLF_RECLAIM_MAX_FOLIOS MLF_RECLAIM_MODEL_FOLIOS
 #define MLF_RECLAIM_MAX_DRAWS 32
 
 enum mlf_reclaim_op_kind {
@@ -72,9 +72,6 @@ struct mlf_reclaim_world {
 	struct mlf_reclaim_check_state rcs;
 	/* what kswapd.failures expects of each node */
 	struct mlf_kswapd_check kswapd;
-	struct folio folios[MLF_RECLAIM_MAX_FOLIOS];
-	bool folio_used[MLF_RECLAIM_MAX_FOLIOS];
-	int folio_memcg[MLF_RECLAIM_MAX_FOLIOS];	/* pool slot */
 	/*
 	 * Charged folios keep an offline memcg alive (a css reference per
 	 * charge in the kernel): the harness holds one reference for all of
@@ -84,6 +81,12 @@ struct mlf_reclaim_world {
 	/* counters */
 	unsigned long ops_applied, ops_skipped, evictions, throttle_sleeps;
 	unsigned long folios_freed;
+	/*
+	 * The folios, last: reclaim_world_init() clears what comes before
+	 * and leaves a folio to be set up when it is first used (which ones
+	 * are, and where, is rcs.model's)
+	 */
+	struct folio folios[MLF_RECLAIM_MAX_FOLIOS];
 };
 
 void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
@@ -97,5 +100,8 @@ void reclaim_world_check(struct mlf_reclaim_world *rw);
 void reclaim_world_destroy(struct mlf_reclaim_world *rw);
 
 const char *mlf_reclaim_op_name(int kind);
+
+/* State coverage (states.h) of every reclaim world from now on. */
+void reclaim_world_states_attach(unsigned char *feedback, size_t size);
 
 #endif

@@ -26,7 +26,10 @@
 #include <string.h>
 
 #include "check/checks.h"
+#include "check/fast_checks.h"
 #include "check/model_query.h"
+
+#include "states.h"
 
 static struct mlf_model_features variant_features(void)
 {
@@ -59,7 +62,8 @@ static void map_memcg(struct mlf_world *w, int slot, bool add)
 		mlf_lrugen_map_add_memcg(&w->cs.map, memcg, slot,
 					 w->cs.nr_nodes);
 	else
-		mlf_lrugen_map_del_memcg(&w->cs.map, memcg, w->cs.nr_nodes);
+		mlf_lrugen_map_del_memcg(&w->cs.map, memcg, slot,
+					 w->cs.nr_nodes);
 }
 
 /* MLF_CHECKS: "full", "touched", or a full check interval. */
@@ -84,6 +88,54 @@ static void checks_from_env(struct mlf_world *w)
 	n = strtoul(env, &end, 0);
 	if (!*end)
 		w->full_check_interval = n;
+}
+
+/*
+ * The slots of the last world destroyed (all empty again) and its array
+ * for released memcgs, for the next world: a fuzzer makes one per input,
+ * and an input that names a pool of 2048 and onlines three should cost
+ * three memcgs, not an allocation of fresh pages for 2048 (ASan's
+ * quarantine never hands freed memory straight back).
+ */
+static struct {
+	struct mlf_slot *slots;
+	int *released;
+	int cap;
+} spare;
+
+static void take_storage(struct mlf_world *w)
+{
+	int pool_size = w->cs.pool_size;
+
+	w->storage_cap = pool_size;
+	if (spare.slots && spare.cap >= pool_size) {
+		w->cs.slots = spare.slots;
+		w->touched.released = spare.released;
+		w->storage_cap = spare.cap;
+		memset(&spare, 0, sizeof(spare));
+		return;
+	}
+	w->cs.slots = calloc(pool_size, sizeof(*w->cs.slots));
+	w->touched.released = calloc(pool_size, sizeof(*w->touched.released));
+	if (!w->cs.slots || !w->touched.released)
+		abort();
+}
+
+/* Every slot is empty again (world_destroy() saw to it): keep the bigger. */
+static void keep_storage(struct mlf_world *w)
+{
+	if (spare.slots && spare.cap >= w->storage_cap) {
+		free(w->cs.slots);
+		free(w->touched.released);
+	} else {
+		free(spare.slots);
+		free(spare.released);
+		spare.slots = w->cs.slots;
+		spare.released = w->touched.released;
+		spare.cap = w->storage_cap;
+	}
+	w->cs.slots = NULL;
+	w->touched.released = NULL;
 }
 
 void world_init(struct mlf_world *w, int nr_nodes, int pool_size)
@@ -115,11 +167,8 @@ void world_init(struct mlf_world *w, int nr_nodes, int pool_size)
 		lru_gen_init_pgdat(&w->cs.nodes[nid]);
 		node_data[nid] = &w->cs.nodes[nid];
 	}
-	w->cs.slots = calloc(pool_size, sizeof(*w->cs.slots));
-	w->touched.released = calloc(pool_size, sizeof(*w->touched.released));
-	if (!w->cs.slots || !w->touched.released)
-		abort();
-	mlf_lrugen_map_init(&w->cs.map, pool_size * nr_nodes);
+	take_storage(w);
+	mlf_lrugen_map_init(&w->cs.map, pool_size);
 	model_init(&w->cs.model, nr_nodes, pool_size, variant_features());
 }
 
@@ -133,17 +182,28 @@ void world_finish(struct mlf_world *w)
 		world_check_all(w);
 }
 
+/* The first slot >= @from that may hold a memcg, or -1. */
+static int next_slot(const struct mlf_world *w, int from)
+{
+	if (w->cs.map_kept)
+		return mlf_lrugen_map_next_live(&w->cs.map, from);
+	return from < w->cs.pool_size ? from : -1;
+}
+
 void world_destroy(struct mlf_world *w)
 {
 	int i;
 
 	world_finish(w);
 	mlf_current_op = MLF_NONE;
-	for (i = 0; i < w->cs.pool_size; i++) {
+	/* the memcgs the map has, or every slot where the driver keeps none */
+	for (i = next_slot(w, 0); i >= 0; i = next_slot(w, i + 1)) {
 		struct mlf_slot *slot = &w->cs.slots[i];
 
-		if (slot->state == SLOT_EMPTY)
+		if (slot->state == SLOT_EMPTY) {
+			memset(slot, 0, sizeof(*slot));
 			continue;
+		}
 		if (slot->state == SLOT_ONLINE) {
 			mem_cgroup_css_offline(slot->memcg);
 			mem_cgroup_put(slot->memcg);
@@ -154,16 +214,79 @@ void world_destroy(struct mlf_world *w)
 		css_release(slot->memcg);
 		slot->memcg = NULL;
 		slot->state = SLOT_EMPTY;
+		slot->refs = 0;
 	}
 	/* wait for every css_free, so the next run starts from nothing */
 	rcu_barrier();
-	free(w->cs.slots);
-	w->cs.slots = NULL;
-	free(w->touched.released);
-	w->touched.released = NULL;
+	keep_storage(w);
 	mlf_lrugen_map_destroy(&w->cs.map);
 	model_destroy(&w->cs.model);
 	lockdep_reset();
+}
+
+/* ---- state coverage (states.h) ---- */
+
+/* rotate is split by its rotation: these kinds follow the op kinds */
+#define KIND_ROTATE_BASE 24
+
+static int state_kind(const struct mlf_op *op)
+{
+	if (op->kind == MLF_OP_ROTATE)
+		return KIND_ROTATE_BASE + op->rotate_op - MEMCG_LRU_HEAD;
+	return op->kind;
+}
+
+void world_states_attach(unsigned char *feedback, size_t size)
+{
+	static const char *names[ST_NR_KINDS];
+	static const char *const rotate_names[] = {
+		"rotate-HEAD", "rotate-TAIL", "rotate-OLD", "rotate-YOUNG",
+	};
+	int k;
+
+	for (k = 0; k < MLF_OP_NR && k < KIND_ROTATE_BASE; k++)
+		if (k != MLF_OP_ROTATE)
+			names[k] = mlf_op_kind_name(k);
+	for (k = 0; k < 4; k++)
+		names[KIND_ROTATE_BASE + k] = rotate_names[k];
+	mlf_states_attach("memcg_lru", names, ST_NR_KINDS, feedback, size);
+}
+
+/* The cells of an op's memcg before it applies: on its node, or on each. */
+static void note_op(const struct mlf_world *w, const struct mlf_op *op)
+{
+	struct mlf_state_cell c;
+	int nid;
+
+	if (!mlf_states)
+		return;
+	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
+		if ((op->kind == MLF_OP_ROTATE || op->kind == MLF_OP_SOFT) &&
+		    nid != op->node)
+			continue;
+		mlf_state_cell_of(&w->cs, op->memcg, nid, state_kind(op), &c);
+		mlf_state_note(&c);
+		/* no memcg yet: one cell, not one per node */
+		if (c.stage == ST_GONE)
+			break;
+	}
+}
+
+/* A reclaim walk's cells: each memcg it visits, as it finds it. */
+static void note_visit(const struct mlf_world *w, void *obj)
+{
+	struct lruvec *lruvec = obj;
+	struct mlf_state_cell c;
+	int slot;
+
+	if (!w)
+		return;
+	slot = lruvec_memcg(lruvec)->id;
+	if (slot < 0 || slot >= w->cs.pool_size)
+		return;
+	mlf_state_cell_of(&w->cs, slot, lruvec->pgdat->node_id, MLF_OP_RECLAIM,
+			  &c);
+	mlf_state_note(&c);
 }
 
 /* ---- reclaim walk probe: what the walk met ---- */
@@ -176,6 +299,8 @@ struct walk_record {
 
 static struct walk_record *current_walk;
 
+static struct mlf_world *walking;
+
 static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 {
 	struct walk_record *rec = current_walk;
@@ -183,6 +308,8 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 	(void)arg;
 	if (!rec)
 		return;
+	if (event == MLF_WALK_VISIT && mlf_states)
+		note_visit(walking, obj);
 	if (event == MLF_WALK_TRYGET_FAILED && rec->nr_failed < MLF_MAX_POOL)
 		rec->failed[rec->nr_failed++] = ((struct mem_cgroup *)obj)->id;
 	else if (event == MLF_WALK_RESTART)
@@ -190,11 +317,6 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 }
 
 /* ---- checks after an op ---- */
-
-static unsigned long count_gen(const struct pglist_data *pgdat, int gen)
-{
-	return pgdat->memcg_lru.nr_memcgs[gen];
-}
 
 static void fail_if(bool ok, struct mlf_failure *f)
 {
@@ -207,19 +329,35 @@ void world_check_all(struct mlf_world *w)
 	struct mlf_failure f;
 	int nid;
 
+	if (fast_world_full(&w->cs))
+		return;
 	for (nid = 0; nid < w->cs.nr_nodes; nid++)
 		fail_if(check_node_full(&w->cs, nid, &f), &f);
 }
 
-/* Note the model's bins of memcg @id on @nid (every node: MLF_NONE). */
+/*
+ * Note the model's bins of memcg @id on @nid (every node: MLF_NONE), and
+ * its position there: called before an op (where it leaves a seam) and
+ * after it (where it landed).
+ */
 static void touch_bins(struct mlf_world *w, int id, int only)
 {
-	int nid, gen, bin;
+	struct mlf_touched *t = &w->touched;
+	int nid, gen, bin, k;
 
-	for (nid = 0; nid < w->cs.nr_nodes; nid++)
-		if ((only == MLF_NONE || nid == only) &&
-		    model_where(&w->cs.model, id, nid, &gen, &bin))
-			w->touched.bins[nid] |= 1u << (gen * MEMCG_NR_BINS + bin);
+	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
+		if ((only != MLF_NONE && nid != only) ||
+		    !model_where(&w->cs.model, id, nid, &gen, &bin))
+			continue;
+		k = gen * MEMCG_NR_BINS + bin;
+		t->bins[nid] |= 1u << k;
+		if (t->nr_seams[nid] < MLF_TOUCHED_SEAMS) {
+			t->seams[nid][t->nr_seams[nid]].bin = k;
+			t->seams[nid][t->nr_seams[nid]].at =
+				model_index(&w->cs.model, id, nid);
+		}
+		t->nr_seams[nid]++;
+	}
 }
 
 static void check_touched(struct mlf_world *w)
@@ -254,6 +392,73 @@ void world_check_touched(struct mlf_world *w)
 	check_touched(w);
 }
 
+/*
+ * A bin this short is compared whole (cheap, and stronger than the seams);
+ * a longer one at its ends and seams only.
+ */
+#define WHOLE_BIN_MAX 8
+
+/* check_touched()'s checks would pass (fast_checks.h). */
+static bool fast_touched(const struct mlf_world *w)
+{
+	const struct mlf_touched *t = &w->touched;
+	struct mlf_failure f;
+	int nid, i, k;
+
+	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
+		if (t->full_node[nid]) {
+			if (!fast_node_full(&w->cs, nid))
+				return false;
+			continue;
+		}
+		for (k = 0; k < MEMCG_NR_GENS * MEMCG_NR_BINS; k++) {
+			int gen = k / MEMCG_NR_BINS, bin = k % MEMCG_NR_BINS;
+
+			if (!(t->bins[nid] & (1u << k)))
+				continue;
+			if (t->nr_seams[nid] > MLF_TOUCHED_SEAMS ||
+			    w->cs.model.nodes[nid].bins[gen][bin].len <=
+				    WHOLE_BIN_MAX) {
+				if (!fast_bin_exact(&w->cs, nid, gen, bin))
+					return false;
+				continue;
+			}
+			for (i = 0; i < t->nr_seams[nid]; i++)
+				if (t->seams[nid][i].bin == k &&
+				    !fast_bin_local(&w->cs, nid, gen, bin,
+						    t->seams[nid][i].at))
+					return false;
+		}
+		if (t->memcg != MLF_NONE && !check_memcg(&w->cs, nid, t->memcg, &f))
+			return false;
+		for (i = 0; i < t->nr_released; i++)
+			if (!check_memcg(&w->cs, nid, t->released[i], &f))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * check_after_op()'s checks would pass: see there. A full check covers
+ * the touched bins and memcgs and check_node_quick()'s counts and seq.
+ */
+static bool fast_after_op(const struct mlf_world *w, bool full)
+{
+	struct mlf_failure f;
+	int nid;
+
+	for (nid = 0; nid < w->cs.nr_nodes; nid++)
+		if (!check_seq_monotonic(&w->cs, nid, &f) ||
+		    !check_seq_advance(&w->cs, nid, &f))
+			return false;
+	if (full)
+		return fast_world_full(&w->cs);
+	for (nid = 0; nid < w->cs.nr_nodes; nid++)
+		if (!check_node_quick(&w->cs, nid, &f))
+			return false;
+	return fast_touched(w);
+}
+
 static bool full_check_due(const struct mlf_world *w)
 {
 	if (w->full_checks)
@@ -267,8 +472,21 @@ static bool full_check_due(const struct mlf_world *w)
 
 static void check_after_op(struct mlf_world *w)
 {
+	bool full = full_check_due(w);
 	struct mlf_failure f;
 	int nid;
+
+	/*
+	 * Everything below in one pass against the model, naming nothing
+	 * (fast_checks.h): a full check covers the touched bins and memcgs.
+	 * Only when it finds something do the checks run one by one, to
+	 * report it as they always have.
+	 */
+	if (fast_after_op(w, full)) {
+		w->touched_check_runs++;
+		w->full_check_runs += full;
+		return;
+	}
 
 	/*
 	 * Most direct cause first, so that one defect gets one check name
@@ -288,7 +506,7 @@ static void check_after_op(struct mlf_world *w)
 		if (w->touched.full_node[nid])
 			fail_if(check_model_order(&w->cs, nid, &f), &f);
 	}
-	if (full_check_due(w)) {
+	if (full) {
 		w->full_check_runs++;
 		world_check_all(w);
 	}
@@ -311,14 +529,20 @@ struct rotate_before {
 	int gen, seg;
 };
 
-static void note_before(struct mlf_world *w, struct mem_cgroup *memcg,
+/*
+ * Where the model has memcg @id before the op: seg.semantics's "before",
+ * from the model (the port's own fields agreed with it after the last
+ * op, but the expected place must not be the port's to give)
+ */
+static void note_before(struct mlf_world *w, int id,
 			struct rotate_before *before)
 {
+	const struct mlf_model_memcg *mc = &w->cs.model.memcgs[id];
 	int nid;
 
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
-		before[nid].gen = get_lruvec(memcg, nid)->lrugen.gen;
-		before[nid].seg = get_lruvec(memcg, nid)->lrugen.seg;
+		before[nid].gen = mc->gen[nid];
+		before[nid].seg = mc->seg[nid];
 	}
 }
 
@@ -350,10 +574,12 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 	rec.nr_failed = 0;
 	rec.restarts = 0;
 	current_walk = &rec;
+	walking = w;
 	mlf_walk_probe = walk_probe;
 	mlf_shrink_many(NODE_DATA(nid), &sc);
 	mlf_walk_probe = NULL;
 	current_walk = NULL;
+	walking = NULL;
 
 	w->walks++;
 	w->restarts += rec.restarts;
@@ -390,13 +616,18 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	w->cs.cur_op_node = op.node;
 	memset(w->touched.full_node, 0, sizeof(w->touched.full_node));
 	memset(w->touched.bins, 0, sizeof(w->touched.bins));
+	memset(w->touched.nr_seams, 0, sizeof(w->touched.nr_seams));
 	w->touched.memcg = op.memcg;
 	w->touched.nr_released = 0;
+	/*
+	 * seq and the old generation's size before the op, for seq.monotonic,
+	 * seq.advance, seg.semantics and reclaim.progress: the model's
+	 */
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
-		w->cs.seq_before[nid] = w->cs.nodes[nid].memcg_lru.seq;
+		w->cs.seq_before[nid] = w->cs.model.nodes[nid].seq;
 		w->cs.old_count_before[nid] =
-			count_gen(&w->cs.nodes[nid],
-				  get_memcg_gen(w->cs.seq_before[nid]));
+			model_gen_count(&w->cs.model, nid,
+					get_memcg_gen(w->cs.seq_before[nid]));
 	}
 	mlf_entropy_bytes(op.draws, op.nr_draws);
 
@@ -404,6 +635,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	case MLF_OP_ONLINE:
 		if (slot->state != SLOT_EMPTY)
 			goto skip;
+		note_op(w, &op);
 		slot->memcg = mem_cgroup_alloc(op.memcg);
 		slot->state = SLOT_ONLINE;
 		slot->refs = 0;
@@ -415,7 +647,8 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	case MLF_OP_OFFLINE:
 		if (slot->state != SLOT_ONLINE)
 			goto skip;
-		note_before(w, slot->memcg, before);
+		note_op(w, &op);
+		note_before(w, op.memcg, before);
 		touch_bins(w, op.memcg, MLF_NONE);
 		mem_cgroup_css_offline(slot->memcg);
 		slot->state = SLOT_OFFLINE;
@@ -428,6 +661,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	case MLF_OP_GET:
 		if (!slot_has_ref(slot))
 			goto skip;
+		note_op(w, &op);
 		css_get(slot->memcg);
 		slot->refs++;
 		model_apply(&w->cs.model, &op);
@@ -435,6 +669,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	case MLF_OP_PUT:
 		if (!slot->refs)
 			goto skip;
+		note_op(w, &op);
 		slot->refs--;
 		drop_ref(slot);
 		model_apply(&w->cs.model, &op);
@@ -442,6 +677,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	case MLF_OP_RELEASE:
 		if (slot->state != SLOT_DEAD)
 			goto skip;
+		note_op(w, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
 		/* from now on a pointer to it in a bin is a stale one */
 		map_memcg(w, op.memcg, false);
@@ -454,7 +690,8 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		if (!slot_has_ref(slot) || op.rotate_op < MEMCG_LRU_HEAD ||
 		    op.rotate_op > MEMCG_LRU_YOUNG)
 			goto skip;
-		note_before(w, slot->memcg, before);
+		note_op(w, &op);
+		note_before(w, op.memcg, before);
 		touch_bins(w, op.memcg, op.node);
 		mlf_rotate_memcg(get_lruvec(slot->memcg, op.node), op.rotate_op);
 		model_apply(&w->cs.model, &op);
@@ -464,7 +701,8 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	case MLF_OP_SOFT:
 		if (!slot_has_ref(slot))
 			goto skip;
-		note_before(w, slot->memcg, before);
+		note_op(w, &op);
+		note_before(w, op.memcg, before);
 		touch_bins(w, op.memcg, op.node);
 		if (op.softirq)
 			mlf_softirq_enter();
@@ -479,6 +717,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	case MLF_OP_SET:
 		if (slot->state == SLOT_EMPTY)
 			goto skip;
+		note_op(w, &op);
 		slot->memcg->shrink.below_min = op.below_min;
 		slot->memcg->shrink.below_low = op.below_low;
 		slot->memcg->shrink.success = op.success;

@@ -15,10 +15,22 @@
 
 #define MLF_MAX_POOL 4096
 
+#define MLF_TOUCHED_SEAMS 6
+
 /* What one op touched: the bins and memcgs its checks cover. */
 struct mlf_touched {
 	bool full_node[MAX_NUMNODES];	/* a reclaim walk: all of the node */
 	u32 bins[MAX_NUMNODES];		/* bit gen * MEMCG_NR_BINS + bin */
+	/*
+	 * Where in those bins the op wrote, as the model has it: the position
+	 * a memcg left (its old neighbours now meet there) or took. More than
+	 * MLF_TOUCHED_SEAMS on a node: its touched bins are compared whole.
+	 */
+	struct {
+		u8 bin;			/* gen * MEMCG_NR_BINS + bin */
+		int at;
+	} seams[MAX_NUMNODES][MLF_TOUCHED_SEAMS];
+	int nr_seams[MAX_NUMNODES];
 	int memcg;			/* the op's memcg, or MLF_NONE */
 	/* memcgs a walk released (their bins: on every node) */
 	int nr_released;
@@ -42,6 +54,7 @@ struct mlf_world {
 	bool final_check;
 	bool finished;
 	struct mlf_touched touched;
+	int storage_cap;	/* the slots the storage of cs.slots holds */
 	long op_index;
 	/* counters */
 	unsigned long ops_applied, ops_skipped, walks, restarts;
@@ -81,6 +94,13 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op);
 void world_check_all(struct mlf_world *w);
 /* Run the per-op checks of the last op again (tests corrupt, then call). */
 void world_check_touched(struct mlf_world *w);
+
+/*
+ * State coverage (states.h): note the cells of the ops of every world from
+ * now on, counted for MLF_STATES=file and handed to @feedback (@size
+ * bytes; NULL: none), the engine's extra coverage.
+ */
+void world_states_attach(unsigned char *feedback, size_t size);
 
 /* The slot whose lrugen on some node is @p (*@nid: which), or -1. */
 int world_lrugen_lookup(const struct mlf_world *w,

@@ -27,6 +27,7 @@ LIBRARIES = (
     "regressions",      # corpus/regressions/<name>/: targets, filing one
     "shrink",           # minimizing a failing input (bytes, then ops)
     "signatures",       # naming a failure; signing crash files
+    "states",           # state coverage: cells met, cells that can be, the table
     "targets",          # fuzz/targets.json: the one table of targets
     "variants",         # correct, isolation and bug variants; checking a choice
 )

@@ -17,14 +17,17 @@ import csv
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
+import tempfile
 import time
 
 from . import bench_isolation
 from . import builds
 from . import common
+from . import engine
 from . import targets
 from . import variants
 
@@ -656,14 +659,61 @@ def _corpus_files(target, repeat):
     return files * repeat
 
 
+def _children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_empty_bench(chosen, seconds, extra):
+    """Each target's libFuzzer + ASan/UBSan build from an empty corpus for
+    @seconds, one worker: execs per second of wall time and of CPU time
+    (the machine is shared: the second is what the load does not change
+    much), with the load average around the run."""
+    build = builds.ensure_built_quiet("fuzz", targets=chosen)
+    rows = []
+    for t in chosen:
+        path = os.path.join(build, "fuzz", t)
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus = os.path.join(tmp, "corpus")
+            os.makedirs(corpus)
+            cmd = [path] + engine.read_options(t) + [
+                "-seed=1", "-max_total_time=%d" % seconds, "-print_final_stats=1",
+                "-artifact_prefix=" + tmp + "/"] + list(extra) + [corpus]
+            common.show(cmd)
+            load = os.getloadavg()[0]
+            cpu, start = _children_cpu(), time.monotonic()
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                                  env=common.sanitizer_env(), cwd=tmp)
+            wall, cpu = time.monotonic() - start, _children_cpu() - cpu
+            execs, _ = engine.libfuzzer_stats(proc.stderr)
+            lim = re.findall(r"lim: (\d+)", proc.stderr)
+            rows.append((t, execs, wall, cpu, lim[-1] if lim else "-",
+                         load, os.getloadavg()[0], proc.returncode))
+    print("\nfrom an empty corpus, %d s, one worker, libFuzzer + ASan/UBSan, mutator %s:"
+          % (seconds, engine.mutator()))
+    print("%-14s %10s %10s %12s %8s %12s" % ("target", "execs", "execs/s", "execs/cpu-s",
+                                             "len lim", "load"))
+    failed = 0
+    for t, execs, wall, cpu, lim, l0, l1, rc in rows:
+        print("%-14s %10d %10.0f %12.0f %8s %5.1f-%-5.1f%s" % (
+            t, execs, execs / wall if wall else 0, execs / cpu if cpu else 0, lim, l0, l1,
+            "" if rc == 0 else "  (exit %d: a failure, see the target)" % rc))
+        failed |= rc != 0
+    return 1 if failed else 0
+
+
 def run_fuzz_bench(args, extra):
+    engine.set_mutator(args.mutator)
     chosen = args.targets.split(",") if args.targets else targets.names()
     for t in chosen:
         if t not in targets.names():
             raise common.MlfError("unknown target %r (have: %s)"
                                   % (t, ", ".join(targets.names())))
+    if args.empty:
+        return run_empty_bench(chosen, args.empty, extra)
     kinds = [b[0] for b in FUZZ_BUILDS if not args.builds or b[0] in args.builds.split(",")]
-    table, failed = {}, []
+    table, failed, cpu_rate = {}, [], {}
+    load = os.getloadavg()[0]
     for kind, preset, pattern, _ in [b for b in FUZZ_BUILDS if b[0] in kinds]:
         names = [pattern.format(t=t) for t in chosen]
         try:
@@ -679,21 +729,25 @@ def run_fuzz_bench(args, extra):
             cmd = [path] + files + list(extra)
             env = dict(os.environ, AFL_NO_UI="1")
             common.show([path, "<%d inputs: corpus/%s x%d>" % (len(files), t, args.repeat)])
-            start = time.monotonic()
+            cpu, start = _children_cpu(), time.monotonic()
             proc = subprocess.run(cmd, capture_output=True, env=env)
-            secs = time.monotonic() - start
+            secs, cpu = time.monotonic() - start, _children_cpu() - cpu
             table[(t, kind)] = (len(files) / secs if proc.returncode == 0 else None, secs)
+            cpu_rate[(t, kind)] = len(files) / cpu if proc.returncode == 0 and cpu else None
             if proc.returncode != 0:
                 # a figure of "-" alone would hide that the binary did not run
                 failed.append("%s %s: status %d: %s" % (
                     t, kind, proc.returncode, common.error_line(proc.stderr) or "no output"))
-    print("\ninputs/s replaying the shipped corpus (x%d) through each build:" % args.repeat)
-    print("%-14s" % "target" + "".join("%16s" % k for k in kinds))
+    print("\ninputs/s replaying the shipped corpus (x%d) through each build, per second "
+          "of wall time / of CPU time (load average %.1f before, %.1f after):"
+          % (args.repeat, load, os.getloadavg()[0]))
+    print("%-14s" % "target" + "".join("%20s" % k for k in kinds))
     for t in chosen:
         row = "%-14s" % t
         for k in kinds:
             rate = table.get((t, k), (None, 0))[0]
-            row += "%16s" % ("%.0f" % rate if rate else "-")
+            cpu = cpu_rate.get((t, k))
+            row += "%20s" % ("%.0f / %.0f" % (rate, cpu) if rate and cpu else "-")
         print(row)
     for kind, _, _, what in FUZZ_BUILDS:
         if kind in kinds:
@@ -798,6 +852,10 @@ def register(subparsers):
                    + ", ".join(b[0] for b in FUZZ_BUILDS) + ")")
     f.add_argument("--repeat", type=int, default=20,
                    help="times the corpus is run through each binary (default 20)")
+    f.add_argument("--empty", type=int, metavar="SECONDS",
+                   help="instead: fuzz each target's libFuzzer build from an empty corpus "
+                        "for SECONDS (one worker) and report execs/s")
+    engine.add_mutator_argument(f)
     f.set_defaults(func=run_fuzz_bench, passthrough=True)
     i = sub.add_parser(
         "isolation", help="seed 004's isolation experiment: iso-count vs iso-throttle",

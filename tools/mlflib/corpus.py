@@ -55,20 +55,6 @@ class Trace:
         return "\n".join(self.lines) + "\n"
 
 
-def seed_online_1500_reclaim():
-    t = Trace("1500 memcgs onlined, then reclaimed on both nodes (the series' benchmark\n"
-              "shape), with a mix of outcomes so walks rotate them all ways", 2, 1500, 1)
-    for m in range(1500):
-        t.online(m)
-    for m in range(0, 1500, 7):
-        t.op("set m%d min=%d low=%d success=%d sizable=%d reclaim=%d"
-             % (m, m % 5 == 0, m % 3 == 0, m % 2, m % 11 == 0, m % 16))
-    for n in (0, 1, 0, 1):
-        t.reclaim(n, target=0)
-    t.reclaim(0, target=64)
-    return t
-
-
 def seed_rotation_storm():
     t = Trace("rotation storm into one bin: everything lands in bin 3 of its generation,\n"
               "so head / tail insertion, the cached tail and deletion all meet there", 1, 48, 2)
@@ -189,8 +175,128 @@ def seed_lifecycle():
     return t
 
 
+# ---- state seeds: one memcg in each state an op can meet it in ----
+
+NODES = 4
+KEEPER = 0          # stays in the old generation (bin 7): seq never moves
+TARGET_BIN = (0, 2)  # copy 0 and copy 1 of a scenario, each with its own bins
+AWAY_BIN = 5        # where the last rotations send the memcg
+NOP = "set m%d min=0 low=0 success=0 sizable=1 reclaim=0"  # shrink_one: no rotation
+# (pos, len) -> the others placed at the head or the tail of the bin
+PLACE_OTHERS = {
+    ("only", "1"): (), ("head", "2"): ("tail",), ("tail", "2"): ("head",),
+    ("head", "3+"): ("tail", "tail"), ("interior", "3+"): ("head", "tail"),
+    ("tail", "3+"): ("head", "head"),
+}
+
+
+def place(t, copy, stage, gen, seg, pos_len):
+    """Build memcg X of @copy in (@stage, @gen, @seg) at @pos_len of its bin
+    on every node, with one or two others; returns X."""
+    x = 1 + 3 * copy
+    tgt, staging = TARGET_BIN[copy], TARGET_BIN[copy] + 1
+    t.online(x, tgt)
+    if stage != "online":
+        t.op("get m%d" % x)
+        t.op("offline m%d bins=%s" % (x, ",".join([str(tgt)] * NODES)))
+    for n in range(NODES):
+        if gen == "young":
+            t.rotate(x, n, "YOUNG", tgt)
+        if seg != "default":
+            t.rotate(x, n, seg.upper(), tgt)
+    sides = PLACE_OTHERS[pos_len]
+    for k in range(len(sides)):
+        t.online(x + 1 + k, staging)
+    for n in range(NODES):
+        for k, side in enumerate(sides):
+            o = x + 1 + k
+            if gen == "old":
+                t.rotate(o, n, "OLD" if side == "head" else "TAIL", tgt)
+            elif side == "head":
+                t.rotate(o, n, "YOUNG", staging)
+                t.rotate(o, n, "HEAD", tgt)
+            else:
+                t.rotate(o, n, "YOUNG", tgt)
+    if stage == "dying":
+        t.op("put m%d" % x)
+    return x
+
+
+def seed_state(stage, gen, seg, pos_len):
+    """Every op kind meets a memcg in this state: two copies of it side by
+    side, the first for set, get, put and a rotation of each kind (one per
+    node), the second for soft, a reclaim walk that visits it (every
+    outcome a NOP, so that nothing before it moves) and offline or
+    release, which meet it on every node."""
+    t = Trace("state coverage (tools/mlf cov --states): memcg m1, and m4, %s, in the %s\n"
+              "generation, %s segment, %s of a bin of %s, on each of 4 nodes"
+              % (stage, gen, seg, pos_len[0], pos_len[1]), NODES, 16, 10)
+    t.online(KEEPER, 7)
+    x0 = place(t, 0, stage, gen, seg, pos_len)
+    x1 = place(t, 1, stage, gen, seg, pos_len)
+    live = stage != "dying"
+    t.op("set m%d min=0 low=0 success=0 sizable=1 reclaim=0" % x0)
+    if live:
+        t.op("get m%d" % x0)
+        t.op("put m%d" % x0)
+        for n, how in enumerate(("HEAD", "TAIL", "OLD", "YOUNG")):
+            t.rotate(x0, n, how, AWAY_BIN)
+        t.op("soft m%d n0 bin=%d" % (x1, AWAY_BIN))
+        if gen == "old":
+            for m in range(8):
+                t.op(NOP % m)
+            t.reclaim(1, target=0, draws=[TARGET_BIN[1]] + [AWAY_BIN] * 31)
+    if stage == "online":
+        t.op("offline m%d bins=%s" % (x1, ",".join([str(AWAY_BIN)] * NODES)))
+    elif stage == "dying":
+        t.op("release m%d" % x1)
+    return t
+
+
+def seed_state_unlinked():
+    t = Trace("state coverage: a dying memcg that a walk unlinked, before its release",
+              1, 4, 11)
+    t.online(0, 7)
+    t.online(1, 0)
+    t.op("get m1")
+    t.offline(1)
+    t.op("put m1")
+    t.reclaim(0, target=0, draws=[0] * 32)
+    t.op("set m1 min=0 low=0 success=0 sizable=1 reclaim=0")
+    t.op("release m1")
+    return t
+
+
+def state_seeds():
+    seeds = {"state-unlinked": seed_state_unlinked}
+    for stage in ("online", "offline-ref", "dying"):
+        for gen in ("old", "young"):
+            for seg in ("default", "head", "tail"):
+                for pos_len in PLACE_OTHERS:
+                    name = "state-%s-%s-%s-%s%s" % (stage, gen, seg, pos_len[0],
+                                                    pos_len[1].replace("+", "plus"))
+                    seeds[name] = (lambda a=(stage, gen, seg, pos_len): seed_state(*a))
+    return seeds
+
+
+def seed_online_200_reclaim():
+    t = Trace("200 memcgs onlined, then reclaimed on both nodes: a world past\n"
+              "MLF_FULL_CHECK_SMALL, where the per-op checks compare the bins an op\n"
+              "touched at their ends and seams (the series' benchmark shape, smaller)",
+              2, 200, 1)
+    for m in range(200):
+        t.online(m)
+    for m in range(0, 200, 7):
+        t.op("set m%d min=%d low=%d success=%d sizable=%d reclaim=%d"
+             % (m, m % 5 == 0, m % 3 == 0, m % 2, m % 11 == 0, m % 16))
+    for n in (0, 1):
+        t.reclaim(n, target=0)
+    t.reclaim(0, target=64)
+    return t
+
+
 MEMCG_LRU_SEEDS = {
-    "online-1500-reclaim": seed_online_1500_reclaim,
+    "online-200-reclaim": seed_online_200_reclaim,
     "rotation-storm-one-bin": seed_rotation_storm,
     "old-gen-emptied-by-release": seed_old_gen_release,
     "old-gen-emptied-by-young": seed_old_gen_young,
@@ -200,6 +306,7 @@ MEMCG_LRU_SEEDS = {
     "outcomes-then-targets": seed_outcomes_targets,
     "lifecycle": seed_lifecycle,
 }
+MEMCG_LRU_SEEDS.update(state_seeds())
 
 class SchedTrace:
     """A concurrent seed being written: its header, run line, each task's

@@ -7,7 +7,11 @@ coverage preset (clang -fprofile-instr-generate -fcoverage-mapping), each
 process writing a .profraw; llvm-profdata merges them and llvm-cov prints
 line and branch coverage per file of src/mm and src/kernel, and writes an
 HTML report. --plot DIR draws DIR/<target>/stats.csv (coverage and corpus
-size over time, written by `mlf fuzz`) to a PNG with gnuplot.
+size over time, written by `mlf fuzz`) to a PNG with gnuplot. --states
+reports state coverage instead (states.py): which cells of (op kind, the
+memcg's life stage, its generation against seq, segment, place in its bin)
+the corpus met, of those the harness can meet, and why the others cannot;
+its corpus is corpus/<target> alone unless --dir or --corpus say other.
 """
 import csv
 import glob
@@ -21,6 +25,7 @@ from . import builds
 from . import common
 from . import engine
 from . import regressions
+from . import states
 from . import targets
 
 SOURCES = ("src/mm", "src/kernel")
@@ -195,7 +200,44 @@ def plot(campaign, png):
     print("cov: plotted %s" % os.path.relpath(png))
 
 
+def run_states(args):
+    known = [t for t in targets.names() if states.has_states(t)]
+    if args.target and args.target not in known:
+        raise common.MlfError("no state coverage for target %r (have: %s)"
+                              % (args.target, ", ".join(known)))
+    chosen = [args.target] if args.target else known
+    build = builds.ensure_built(args.preset, args.variant, args.bug,
+                                targets=[t + "_replay" for t in chosen])
+    findings = 0
+    report = {}
+    for target in chosen:
+        if args.corpus:
+            dirs = args.corpus
+        elif args.dir:
+            dirs = [os.path.join(args.dir, target, "corpus")]
+        else:
+            dirs = [os.path.join(common.CORPUS_DIR, target)]
+        files = [f for d in dirs if os.path.isdir(d) for f in targets.input_files(d)]
+        if not files:
+            raise common.MlfError("%s: no inputs in %s" % (target, ", ".join(dirs)))
+        met, failed = states.collect(builds.binary(build, target + "_replay"), files,
+                                     target)
+        what = "%d inputs of %s%s" % (len(files), ", ".join(os.path.relpath(d) for d in dirs),
+                                      ", %d failed" % len(failed) if failed else "")
+        n, of, bad = states.print_table(target, met, what)
+        findings += bad
+        report[target] = {"met": n, "reachable": of, "cells": {" ".join(c): k
+                                                              for c, k in met.items()}}
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=1, sort_keys=True)
+        print("cov: wrote %s" % args.json)
+    return 1 if findings else 0
+
+
 def run(args, extra):
+    if args.states:
+        return run_states(args)
     if args.plot:
         png = os.path.abspath(args.png or os.path.join(args.plot, "progress.png"))
         plot(args.plot, png)
@@ -220,4 +262,10 @@ def register(subparsers):
                    help="where the profiles and the HTML go (default out/cov)")
     p.add_argument("--plot", metavar="DIR", help="plot campaign DIR's stats.csv instead")
     p.add_argument("--png", help="the plot's file (default DIR/progress.png)")
+    p.add_argument("--states", action="store_true",
+                   help="state coverage instead: the cells the corpus met (memcg_lru, "
+                        "reclaim; default corpus: corpus/<target>)")
+    p.add_argument("--preset", default="dev",
+                   help="--states: the build whose replay drivers run (default dev)")
+    p.add_argument("--json", help="--states: write the cells met to this file")
     p.set_defaults(func=run)

@@ -126,3 +126,27 @@ def replay_files(driver, files):
         failed.append(m[-1])
         rest = rest[rest.index(m[-1]) + 1:]
     return failed
+
+
+# ---- the structure-aware mutator (fuzz/mutator.h) ----
+
+MUTATORS = ("ops", "bytes")
+
+
+def mutator():
+    """The mutator engines run with: MLF_MUTATOR, "ops" when unset."""
+    return os.environ.get("MLF_MUTATOR") or "ops"
+
+
+def set_mutator(name):
+    """Run the engines of this command with @name (None: leave it)."""
+    if name:
+        os.environ["MLF_MUTATOR"] = name
+
+
+def add_mutator_argument(parser):
+    parser.add_argument(
+        "--mutator", choices=MUTATORS,
+        help="ops: the structure-aware mutator of the targets that have one (fuzz/mutator.h; "
+             "the default); bytes: the engine's own byte mutations. Sets MLF_MUTATOR, which "
+             "the targets read")

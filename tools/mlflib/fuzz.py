@@ -131,6 +131,10 @@ def run_afl(camp, build, args, extra, status):
     # afl-fuzz sets its own sanitizer options and refuses others
     env = dict(os.environ, AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
                AFL_NO_UI="1", AFL_AUTORESUME="1", AFL_ALLOW_TMP="1")
+    # the structure-aware mutator, beside AFL++'s own (fuzz/mutator_afl.c)
+    library = os.path.join(build, "fuzz", "lib%s_afl_mutator.so" % camp.target)
+    if engine.mutator() == "ops" and os.path.exists(library):
+        env["AFL_CUSTOM_MUTATOR_LIBRARY"] = library
     dict_path = os.path.join(common.FUZZ_DIR, camp.target + ".dict")
     base = ["afl-fuzz", "-i", camp.corpus, "-o", camp.afl, "-V", str(args.time)]
     if os.path.exists(dict_path):
@@ -306,6 +310,7 @@ def engine_of(target, args):
 
 
 def run(args, extra):
+    engine.set_mutator(args.mutator)
     if args.target:
         check_target(args.target, args.sanitizer)
         chosen = [args.target]
@@ -378,4 +383,5 @@ def register(subparsers):
                    help="libFuzzer build: asan (ASan+UBSan, preset fuzz; default) or tsan "
                         "(ThreadSanitizer, preset fuzz-tsan: the targets fuzz/targets.json "
                         "means for it, %s)" % ", ".join(targets.for_sanitizer("tsan")))
+    engine.add_mutator_argument(p)
     p.set_defaults(func=run, passthrough=True)

@@ -125,6 +125,9 @@ def zoo_one(bug, target, args, extra):
         "other_checks": others,
         "median_seconds": statistics.median([r["seconds"] for r in caught]) if caught else None,
         "median_execs": statistics.median([r["execs"] for r in caught]) if caught else None,
+        "max_seconds": max(r["seconds"] for r in caught) if caught else None,
+        "mutator": engine.mutator(),
+        "load": os.getloadavg()[0],
         "budget_seconds": args.budget,
         "runs": runs,
     }
@@ -160,23 +163,28 @@ def save(bug, target, run):
 
 def print_table(rows, historical=False):
     """The table; with @historical, each bug's upstream fix and engine."""
-    head = ("bug", "target", "caught", "expected check", "median s", "median execs", "instead")
-    fmt = "%-26s %-11s %-8s %-22s %10s %12s  %s"
+    print("\nmutator: %s (MLF_MUTATOR), load average now %.1f"
+          % (engine.mutator(), os.getloadavg()[0]))
+    head = ("bug", "target", "caught", "expected check", "median s", "max s", "median execs",
+            "instead")
+    fmt = "%-26s %-11s %-8s %-22s %10s %8s %12s  %s"
     if historical:
         head = ("fixed by", "engine") + head
         fmt = "%-12s %-10s " + fmt
-    print("\n" + fmt % head)
+    print(fmt % head)
     for r in rows:
         cells = (r.get("fixed_by") or "-", r.get("engine") or "-") if historical else ()
         print(fmt % (cells + (
             r["name"], r["target"], "%d/%d" % (r["caught_runs"], len(r["runs"])),
             r["expect"],
             "%.2f" % r["median_seconds"] if r["median_seconds"] is not None else "-",
+            "%.2f" % r["max_seconds"] if r.get("max_seconds") is not None else "-",
             "%d" % r["median_execs"] if r["median_execs"] is not None else "-",
             ", ".join("%s x%d" % kv for kv in sorted(r["other_checks"].items())) or "-")))
 
 
 def run(args, extra):
+    engine.set_mutator(args.mutator)
     zoo = bugs.bugs()
     if args.historical and args.bugs:
         raise common.MlfError("--historical and --bugs: give one of them")
@@ -232,4 +240,5 @@ def register(subparsers):
     p.add_argument("--json", help="write the results to this file")
     p.add_argument("--no-save", dest="save", action="store_false",
                    help="do not minimize and save reproducers")
+    engine.add_mutator_argument(p)
     p.set_defaults(func=run, passthrough=True)

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The structure-aware mutator and cross-over (mutator.h): split an input
+ * into header and records with the target's format, apply one to four
+ * mutations to the record list, join it back within the size the engine
+ * allows. The records are canonical, so a record moved, copied or spliced
+ * is still the op it was.
+ */
+#include "mutator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* the inputs being mutated; static: a record list is large */
+static struct mlf_records cur, other;
+
+bool mlf_mutator_enabled(void)
+{
+	static int enabled = -1;
+
+	if (enabled < 0) {
+		const char *env = getenv("MLF_MUTATOR");
+
+		enabled = !env || !*env || !strcmp(env, "ops");
+	}
+	return enabled;
+}
+
+static size_t join(const struct mlf_format *f, const struct mlf_records *r,
+		   uint8_t *out, size_t max)
+{
+	size_t len = f->header_len < max ? f->header_len : max, i;
+
+	memcpy(out, r->header, len);
+	for (i = 0; i < r->n; i++) {
+		if (len + r->r[i].len > max)
+			break;
+		memcpy(out + len, r->r[i].b, r->r[i].len);
+		len += r->r[i].len;
+	}
+	return len;
+}
+
+/*
+ * Make room for @k records at @at (dropping what falls off the end);
+ * returns where the room is.
+ */
+static size_t open_gap(struct mlf_records *r, size_t at, size_t k)
+{
+	if (r->n + k > MLF_MUT_MAX_RECORDS)
+		r->n = MLF_MUT_MAX_RECORDS - k;
+	if (at > r->n)
+		at = r->n;
+	memmove(&r->r[at + k], &r->r[at], (r->n - at) * sizeof(r->r[0]));
+	r->n += k;
+	return at;
+}
+
+static void remove_run(struct mlf_records *r, size_t at, size_t k)
+{
+	if (at + k > r->n)
+		k = r->n - at;
+	memmove(&r->r[at], &r->r[at + k], (r->n - at - k) * sizeof(r->r[0]));
+	r->n -= k;
+}
+
+/* a run length: mostly 1, sometimes a few, at most @limit */
+static size_t run_length(struct mlf_rng *g, size_t limit)
+{
+	size_t k = mlf_rng_one_in(g, 2) ? 1 : 1 + mlf_rng_below(g, 8);
+
+	return k < limit ? k : limit;
+}
+
+/*
+ * The operand bytes of @rec through the engine's byte mutator, then the
+ * record made canonical again (a byte past an op's end that the mutation
+ * made part of it is the next op's; it is dropped here).
+ */
+static void byte_tweak(const struct mlf_format *f, struct mlf_records *r,
+		       struct mlf_record *rec, mlf_byte_mutator bytes)
+{
+	static struct mlf_records one;
+	uint8_t buf[MLF_MUT_MAX_HEADER + 2 * MLF_MUT_MAX_RECORD];
+	size_t len;
+
+	memcpy(buf, r->header, f->header_len);
+	memcpy(buf + f->header_len, rec->b, rec->len);
+	len = bytes(buf + f->header_len + 1, rec->len - 1,
+		    sizeof(buf) - f->header_len - 1);
+	f->split(buf, f->header_len + 1 + len, &one);
+	if (one.n)
+		*rec = one.r[0];
+}
+
+static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
+			struct mlf_rng *g, mlf_byte_mutator bytes)
+{
+	size_t i, j, k;
+
+	if (!r->n) {
+		open_gap(r, 0, 1);
+		f->random_record(r, g, &r->r[0]);
+		return;
+	}
+	i = mlf_rng_below(g, r->n);
+	switch (mlf_rng_below(g, 20)) {
+	case 0 ... 3:	/* insert a new record */
+		j = open_gap(r, mlf_rng_below(g, r->n + 1), 1);
+		f->random_record(r, g, &r->r[j]);
+		break;
+	case 4 ... 6:	/* delete a record or a run */
+		remove_run(r, i, mlf_rng_one_in(g, 3) ? run_length(g, r->n - i) : 1);
+		break;
+	case 7 ... 8: {	/* duplicate a record next to itself, or elsewhere */
+		struct mlf_record copy = r->r[i];
+
+		j = mlf_rng_one_in(g, 2) ? i + 1 : mlf_rng_below(g, r->n + 1);
+		j = open_gap(r, j, 1);
+		r->r[j] = copy;
+		break;
+	}
+	case 9 ... 10:	/* swap two records, mostly neighbours */
+		j = mlf_rng_one_in(g, 2) ? i + 1 : mlf_rng_below(g, r->n);
+		if (j < r->n) {
+			struct mlf_record t = r->r[i];
+
+			r->r[i] = r->r[j];
+			r->r[j] = t;
+		}
+		break;
+	case 11 ... 12: {	/* splice: copy a run of records elsewhere */
+		static struct mlf_record run[MLF_MUT_MAX_RECORDS];
+
+		k = run_length(g, r->n - i);
+		memcpy(run, &r->r[i], k * sizeof(run[0]));
+		j = open_gap(r, mlf_rng_below(g, r->n + 1), k);
+		memcpy(&r->r[j], run, k * sizeof(run[0]));
+		break;
+	}
+	case 13 ... 18:	/* change one operand of one record */
+		if (bytes && r->r[i].len > 1 && mlf_rng_one_in(g, 4))
+			byte_tweak(f, r, &r->r[i], bytes);
+		else
+			f->tweak_record(r, &r->r[i], g);
+		break;
+	default:	/* the header */
+		f->tweak_header(r, g);
+		break;
+	}
+}
+
+size_t mlf_mutate(const struct mlf_format *f, uint8_t *data, size_t size,
+		  size_t max, unsigned int seed, mlf_byte_mutator bytes)
+{
+	struct mlf_rng g = { .s = 0x9e3779b97f4a7c15ULL ^ seed };
+	int n = 1 + mlf_rng_below(&g, 4), i;
+
+	f->split(data, size, &cur);
+	for (i = 0; i < n; i++)
+		mutate_once(f, &cur, &g, bytes);
+	return join(f, &cur, data, max);
+}
+
+size_t mlf_cross_over(const struct mlf_format *f, const uint8_t *a,
+		      size_t a_size, const uint8_t *b, size_t b_size,
+		      uint8_t *out, size_t max, unsigned int seed)
+{
+	struct mlf_rng g = { .s = 0xd1b54a32d192ed03ULL ^ seed };
+	size_t i, j, k;
+
+	f->split(a, a_size, &cur);
+	f->split(b, b_size, &other);
+	/* b's records as ops of a's world */
+	if (f->rehome)
+		for (j = 0; j < other.n; j++)
+			f->rehome(other.header, cur.header, &other.r[j]);
+	i = mlf_rng_below(&g, cur.n + 1);
+	j = mlf_rng_below(&g, other.n + 1);
+	if (mlf_rng_one_in(&g, 2)) {
+		/* a's prefix, then b's suffix */
+		k = other.n - j;
+		if (i + k > MLF_MUT_MAX_RECORDS)
+			k = MLF_MUT_MAX_RECORDS - i;
+		memcpy(&cur.r[i], &other.r[j], k * sizeof(cur.r[0]));
+		cur.n = i + k;
+	} else {
+		/* a run of b inserted into a */
+		k = run_length(&g, other.n - j);
+		i = open_gap(&cur, i, k);
+		memcpy(&cur.r[i], &other.r[j], k * sizeof(cur.r[0]));
+	}
+	return join(f, &cur, out, max);
+}

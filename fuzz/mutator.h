@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Structure-aware mutation: an input is a header and a list of records
+ * (ops, or a schedule's decisions), each record the canonical bytes of one
+ * of them, so that a mutation inserts, deletes, duplicates, swaps or
+ * splices whole records, or changes one operand of one record within its
+ * range, and the result is always a meaningful sequence in the same byte
+ * format (the decoders read it as they read any input). Each target says
+ * how its format splits into records and how to make or change one
+ * (struct mlf_format, fuzz/<target>_format.c); mutator.c does the rest,
+ * for libFuzzer (mutator_libfuzzer.c) and AFL++ (mutator_afl.c).
+ */
+#ifndef _MLF_FUZZ_MUTATOR_H
+#define _MLF_FUZZ_MUTATOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MLF_MUT_MAX_HEADER 16
+#define MLF_MUT_MAX_RECORD 48
+#define MLF_MUT_MAX_RECORDS 4096
+
+/* xorshift64*: the mutator's draws, from the engine's seed */
+struct mlf_rng {
+	uint64_t s;
+};
+
+static inline uint32_t mlf_rng_next(struct mlf_rng *g)
+{
+	g->s ^= g->s >> 12;
+	g->s ^= g->s << 25;
+	g->s ^= g->s >> 27;
+	return (uint32_t)((g->s * 0x2545f4914f6cdd1dULL) >> 32);
+}
+
+/* uniform in 0 .. @n - 1 (0 when @n is 0) */
+static inline uint32_t mlf_rng_below(struct mlf_rng *g, uint32_t n)
+{
+	return n ? (uint32_t)(((uint64_t)mlf_rng_next(g) * n) >> 32) : 0;
+}
+
+/* true with probability 1 / @n */
+static inline bool mlf_rng_one_in(struct mlf_rng *g, uint32_t n)
+{
+	return !mlf_rng_below(g, n);
+}
+
+struct mlf_record {
+	uint8_t len;
+	uint8_t b[MLF_MUT_MAX_RECORD];
+};
+
+struct mlf_records {
+	uint8_t header[MLF_MUT_MAX_HEADER];
+	size_t n;
+	struct mlf_record r[MLF_MUT_MAX_RECORDS];
+};
+
+struct mlf_format {
+	const char *name;
+	size_t header_len;
+	/* @data as a header and canonical records (at most max_records) */
+	void (*split)(const uint8_t *data, size_t size, struct mlf_records *out);
+	/* a new record that makes sense in @in (its header, its memcgs...) */
+	void (*random_record)(const struct mlf_records *in, struct mlf_rng *g,
+			      struct mlf_record *out);
+	/* one operand of @rec changed, within its range */
+	void (*tweak_record)(const struct mlf_records *in, struct mlf_record *rec,
+			     struct mlf_rng *g);
+	/* one field of the header changed; the records follow it */
+	void (*tweak_header)(struct mlf_records *in, struct mlf_rng *g);
+	/*
+	 * @rec, a record under header @from, made the same op under header
+	 * @to (NULL: records do not depend on the header)
+	 */
+	void (*rehome)(const uint8_t *from, const uint8_t *to,
+		       struct mlf_record *rec);
+};
+
+/*
+ * libFuzzer's own byte mutator, where the engine has one: the mutator uses
+ * it on the operand bytes of one record (dictionary and comparison
+ * operands included), then makes that record canonical again. NULL: none.
+ */
+typedef size_t (*mlf_byte_mutator)(uint8_t *data, size_t size, size_t max);
+
+/* Mutate @data (@size bytes, room for @max) in place; returns its size. */
+size_t mlf_mutate(const struct mlf_format *f, uint8_t *data, size_t size,
+		  size_t max, unsigned int seed, mlf_byte_mutator bytes);
+
+/* A cross-over of @a and @b into @out (room for @max); returns its size. */
+size_t mlf_cross_over(const struct mlf_format *f, const uint8_t *a,
+		      size_t a_size, const uint8_t *b, size_t b_size,
+		      uint8_t *out, size_t max, unsigned int seed);
+
+/* The format the target links (fuzz/<target>_format.c). */
+extern const struct mlf_format mlf_target_format;
+
+/*
+ * Whether the structure-aware mutator is on: MLF_MUTATOR unset or "ops";
+ * "bytes" turns it off (the engine's own byte mutations), to measure one
+ * against the other (tools/mlf fuzz / zoo --mutator).
+ */
+bool mlf_mutator_enabled(void);
+
+#endif

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reclaim target's inputs as the structure-aware mutator sees them
+ * (mutator.h): the 2-byte header, then one record per op, its canonical
+ * bytes (reclaim_codec.h). A record's length never depends on the header;
+ * its operands' ranges do, so a record moved under another header is
+ * decoded there and written again.
+ * New and changed ops name memcgs the input already uses most of the time.
+ */
+#include "mutator.h"
+#include "reclaim_codec.h"
+
+#include <string.h>
+
+static struct mlf_reclaim_op ops[MLF_RECLAIM_MAX_OPS];
+
+static bool decode_record(const uint8_t *hdr, const struct mlf_record *rec,
+			  struct mlf_reclaim_header *h,
+			  struct mlf_reclaim_op *op)
+{
+	uint8_t buf[MLF_RECLAIM_HEADER_BYTES + MLF_MUT_MAX_RECORD];
+
+	memcpy(buf, hdr, MLF_RECLAIM_HEADER_BYTES);
+	memcpy(buf + MLF_RECLAIM_HEADER_BYTES, rec->b, rec->len);
+	return mlf_reclaim_decode(buf, MLF_RECLAIM_HEADER_BYTES + rec->len, h,
+				  op, 1) == 1;
+}
+
+static void split(const uint8_t *data, size_t size, struct mlf_records *out)
+{
+	struct mlf_reclaim_header h;
+	size_t n, i;
+
+	n = mlf_reclaim_decode(data, size, &h, ops, MLF_RECLAIM_MAX_OPS);
+	memset(out->header, 0, sizeof(out->header));
+	mlf_reclaim_encode_header(&h, out->header);
+	if (n > MLF_MUT_MAX_RECORDS)
+		n = MLF_MUT_MAX_RECORDS;
+	for (i = 0; i < n; i++)
+		out->r[i].len = mlf_reclaim_encode_op(&ops[i], out->r[i].b);
+	out->n = n;
+}
+
+static bool has_memcg(int kind)
+{
+	return kind != RECLAIM_OP_TOUCH && kind != RECLAIM_OP_RECLAIM &&
+	       kind != RECLAIM_OP_UNPARK;
+}
+
+static int pick_memcg(const struct mlf_records *in,
+		      const struct mlf_reclaim_header *h, struct mlf_rng *g)
+{
+	struct mlf_reclaim_header hh;
+	struct mlf_reclaim_op op;
+	size_t i;
+
+	if (in->n && !mlf_rng_one_in(g, 4))
+		for (i = 0; i < 4; i++)
+			if (decode_record(in->header,
+					  &in->r[mlf_rng_below(g, in->n)], &hh,
+					  &op) &&
+			    has_memcg(op.kind))
+				return op.memcg;
+	return mlf_rng_below(g, h->pool_size);
+}
+
+static void random_op(const struct mlf_records *in,
+		      const struct mlf_reclaim_header *h, struct mlf_rng *g,
+		      struct mlf_reclaim_op *op)
+{
+	/* folios in, reclaim out: more of both */
+	static const uint8_t kinds[] = {
+		RECLAIM_OP_ONLINE,  RECLAIM_OP_ONLINE,	 RECLAIM_OP_OFFLINE,
+		RECLAIM_OP_RELEASE, RECLAIM_OP_ADD,	 RECLAIM_OP_ADD,
+		RECLAIM_OP_ADD,	    RECLAIM_OP_REFAULT,	 RECLAIM_OP_TOUCH,
+		RECLAIM_OP_WBDONE,  RECLAIM_OP_AGE,	 RECLAIM_OP_AGE,
+		RECLAIM_OP_PROTECT, RECLAIM_OP_SWAPPINESS, RECLAIM_OP_RECLAIM,
+		RECLAIM_OP_RECLAIM, RECLAIM_OP_RECLAIM, RECLAIM_OP_PARK,
+		RECLAIM_OP_PARK,    RECLAIM_OP_UNPARK,	 RECLAIM_OP_SHADOW,
+	};
+	int i;
+
+	memset(op, 0, sizeof(*op));
+	op->kind = kinds[mlf_rng_below(g, sizeof(kinds))];
+	if (mlf_rng_one_in(g, 16))
+		op->kind = mlf_rng_below(g, RECLAIM_OP_NR);
+	op->memcg = pick_memcg(in, h, g);
+	op->node = mlf_rng_below(g, h->nr_nodes);
+	op->type = mlf_rng_below(g, ANON_AND_FILE);
+	op->zone = mlf_rng_below(g, MAX_NR_ZONES);
+	op->dirty = mlf_rng_one_in(g, 4);
+	op->writeback = mlf_rng_one_in(g, 4);
+	op->referenced = mlf_rng_one_in(g, 4);
+	op->count = 1 + mlf_rng_below(g, 16);
+	op->folio = mlf_rng_below(g, 64);
+	op->min = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, 64);
+	op->low = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, 64);
+	op->swappiness = mlf_reclaim_swappiness_values
+		[mlf_rng_below(g, MLF_RECLAIM_NR_SWAPPINESS)];
+	op->target = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, 64);
+	op->priority = mlf_rng_below(g, DEF_PRIORITY + 1);
+	op->kswapd = mlf_rng_one_in(g, 4);
+	op->dying = mlf_rng_one_in(g, 8);
+	op->slot = mlf_rng_below(g, MLF_RECLAIM_MAX_PARKED);
+	op->nodes = mlf_rng_next(g);
+	op->nr_draws = op->kind == RECLAIM_OP_RECLAIM ?
+			       mlf_rng_below(g, 9) : 1;
+	for (i = 0; i < op->nr_draws; i++)
+		op->draws[i] = mlf_rng_next(g);
+}
+
+static void random_record(const struct mlf_records *in, struct mlf_rng *g,
+			  struct mlf_record *out)
+{
+	struct mlf_reclaim_header h;
+	struct mlf_reclaim_op op;
+
+	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
+	random_op(in, &h, g, &op);
+	out->len = mlf_reclaim_encode_op(&op, out->b);
+}
+
+static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
+			 struct mlf_rng *g)
+{
+	struct mlf_reclaim_header h;
+	struct mlf_reclaim_op op, fresh;
+	int n;
+
+	if (!decode_record(in->header, rec, &h, &op))
+		return;
+	random_op(in, &h, g, &fresh);
+	switch (mlf_rng_below(g, 10)) {
+	case 0:		/* another kind of op on the same memcg */
+		fresh.memcg = op.memcg;
+		op = fresh;
+		break;
+	case 1 ... 2:
+		op.memcg = fresh.memcg;
+		break;
+	case 3:
+		op.node = fresh.node;
+		break;
+	case 4:		/* the folio flags and count of an add */
+		switch (mlf_rng_below(g, 6)) {
+		case 0: op.type = !op.type; break;
+		case 1: op.zone = !op.zone; break;
+		case 2: op.dirty = !op.dirty; break;
+		case 3: op.writeback = !op.writeback; break;
+		case 4: op.referenced = !op.referenced; break;
+		default: op.count = fresh.count;
+		}
+		break;
+	case 5:		/* who reclaims, how hard, how much */
+		switch (mlf_rng_below(g, 4)) {
+		case 0: op.kswapd = !op.kswapd; break;
+		case 1: op.dying = !op.dying; break;
+		case 2: op.priority = fresh.priority; break;
+		default: op.target = fresh.target;
+		}
+		break;
+	case 6:		/* the other operands */
+		op.folio = fresh.folio;
+		op.min = fresh.min;
+		op.low = fresh.low;
+		op.swappiness = fresh.swappiness;
+		op.slot = fresh.slot;
+		op.nodes = fresh.nodes;
+		break;
+	case 7:
+		if (op.kind == RECLAIM_OP_RECLAIM) {
+			n = op.nr_draws;
+			op.nr_draws = mlf_rng_below(g, MLF_RECLAIM_MAX_DRAWS + 1);
+			while (n < op.nr_draws)
+				op.draws[n++] = mlf_rng_next(g);
+			break;
+		}
+		/* an op with one draw: change it */
+		if (op.nr_draws)
+			op.draws[mlf_rng_below(g, op.nr_draws)] = mlf_rng_next(g);
+		break;
+	default:	/* one draw */
+		if (op.nr_draws)
+			op.draws[mlf_rng_below(g, op.nr_draws)] = mlf_rng_next(g);
+		break;
+	}
+	rec->len = mlf_reclaim_encode_op(&op, rec->b);
+}
+
+/*
+ * @rec as the op it decodes to under header @to: its operands wrapped into
+ * @to's ranges, canonical there (a record's length does not change)
+ */
+static void rehome(const uint8_t *from, const uint8_t *to,
+		   struct mlf_record *rec)
+{
+	struct mlf_reclaim_header h;
+	struct mlf_reclaim_op op;
+
+	(void)from;
+	if (decode_record(to, rec, &h, &op))
+		rec->len = mlf_reclaim_encode_op(&op, rec->b);
+}
+
+static void tweak_header(struct mlf_records *in, struct mlf_rng *g)
+{
+	struct mlf_reclaim_header h;
+	size_t i;
+
+	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
+	if (mlf_rng_one_in(g, 2))
+		h.nr_nodes = 1 + mlf_rng_below(g, MLF_RECLAIM_MAX_NODES);
+	else
+		h.pool_size = 1 + mlf_rng_below(g, MLF_RECLAIM_MAX_POOL);
+	mlf_reclaim_encode_header(&h, in->header);
+	for (i = 0; i < in->n; i++)
+		rehome(NULL, in->header, &in->r[i]);
+}
+
+const struct mlf_format mlf_target_format = {
+	.name = "reclaim",
+	.header_len = MLF_RECLAIM_HEADER_BYTES,
+	.split = split,
+	.random_record = random_record,
+	.tweak_record = tweak_record,
+	.tweak_header = tweak_header,
+	.rehome = rehome,
+};
