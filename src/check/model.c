@@ -327,10 +327,19 @@ void model_apply(struct mlf_model *m, const struct mlf_op *op)
 	case MLF_OP_ONLINE:
 		online(m, id, &d);
 		break;
-	case MLF_OP_OFFLINE:
-		mc->online = false;
+	case MLF_OP_CSS_OFFLINE:
+		/* the callback: OLD on every node; the memcg stays online */
 		for (nid = 0; nid < m->nr_nodes; nid++)
 			rotate(m, id, nid, ROT_OLD, &d);
+		mc->css_offlined = true;
+		break;
+	case MLF_OP_OFFLINE:
+		/* offline_css(): the callback first, then CSS_ONLINE cleared */
+		if (!mc->css_offlined)
+			for (nid = 0; nid < m->nr_nodes; nid++)
+				rotate(m, id, nid, ROT_OLD, &d);
+		mc->css_offlined = false;
+		mc->online = false;
 		mc->refs--;
 		break;
 	case MLF_OP_GET:

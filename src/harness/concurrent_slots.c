@@ -100,7 +100,7 @@ static bool do_offline(int i)
 	memcg = s->memcg;
 	pthread_mutex_unlock(&s->lock);
 
-	mem_cgroup_css_offline(memcg);
+	css_offline(memcg);
 
 	pthread_mutex_lock(&s->lock);
 	set_slot_state(s, CS_OFFLINE);

@@ -145,7 +145,11 @@ void world_destroy(struct mlf_world *w)
 		if (slot->state == SLOT_EMPTY)
 			continue;
 		if (slot->state == SLOT_ONLINE) {
-			mem_cgroup_css_offline(slot->memcg);
+			if (slot->css_offlined)
+				css_clear_online(slot->memcg);
+			else
+				css_offline(slot->memcg);
+			slot->css_offlined = false;
 			mem_cgroup_put(slot->memcg);
 		}
 		while (slot->refs-- > 0)
@@ -407,23 +411,43 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		slot->memcg = mem_cgroup_alloc(op.memcg);
 		slot->state = SLOT_ONLINE;
 		slot->refs = 0;
+		slot->css_offlined = false;
 		map_memcg(w, op.memcg, true);
 		mem_cgroup_css_online(slot->memcg);
 		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
+		break;
+	case MLF_OP_CSS_OFFLINE:
+		/* offline_css() up to the callback: CSS_ONLINE stays set */
+		if (slot->state != SLOT_ONLINE || slot->css_offlined)
+			goto skip;
+		note_before(w, slot->memcg, before);
+		touch_bins(w, op.memcg, MLF_NONE);
+		mem_cgroup_css_offline(slot->memcg);
+		slot->css_offlined = true;
+		model_apply(&w->cs.model, &op);
+		touch_bins(w, op.memcg, MLF_NONE);
+		for (nid = 0; nid < w->cs.nr_nodes; nid++)
+			check_rotation(w, &op, nid, MEMCG_LRU_OLD, before);
 		break;
 	case MLF_OP_OFFLINE:
 		if (slot->state != SLOT_ONLINE)
 			goto skip;
 		note_before(w, slot->memcg, before);
 		touch_bins(w, op.memcg, MLF_NONE);
-		mem_cgroup_css_offline(slot->memcg);
-		slot->state = SLOT_OFFLINE;
-		drop_ref(slot);		/* the base reference */
+		/* offline_css(): the callback (unless css_offline ran it) */
+		if (!slot->css_offlined)
+			mem_cgroup_css_offline(slot->memcg);
+		css_clear_online(slot->memcg);
 		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
-		for (nid = 0; nid < w->cs.nr_nodes; nid++)
-			check_rotation(w, &op, nid, MEMCG_LRU_OLD, before);
+		if (!slot->css_offlined)
+			for (nid = 0; nid < w->cs.nr_nodes; nid++)
+				check_rotation(w, &op, nid, MEMCG_LRU_OLD,
+					       before);
+		slot->css_offlined = false;
+		slot->state = SLOT_OFFLINE;
+		drop_ref(slot);		/* the base reference */
 		break;
 	case MLF_OP_GET:
 		if (!slot_has_ref(slot))

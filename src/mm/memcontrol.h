@@ -5,7 +5,9 @@
  * one lruvec per node, and the life cycle around them, after
  * mem_cgroup_css_{online,offline,released,free}() in mm/memcontrol.c:
  *
- *   alloc --online--> online --offline--> offline (base reference dropped)
+ *   alloc --online--> online --css_offline callback--> still online, in
+ *   the old generation --CSS_ONLINE cleared--> offline (base reference
+ *   dropped)
  *   --last put--> dead (tryget fails) --released--> unlinked
  *   --grace period--> freed (poisoned first)
  *
@@ -107,7 +109,12 @@ static inline bool mem_cgroup_below_low(struct mem_cgroup *target,
 
 struct mem_cgroup *mem_cgroup_alloc(int id);
 void mem_cgroup_css_online(struct mem_cgroup *memcg);
+/* the css_offline callback: protection reset, OLD on every node */
 void mem_cgroup_css_offline(struct mem_cgroup *memcg);
+/* CSS_ONLINE cleared: what offline_css() does after the callback */
+void css_clear_online(struct mem_cgroup *memcg);
+/* offline_css(): mem_cgroup_css_offline(), then css_clear_online() */
+void css_offline(struct mem_cgroup *memcg);
 /* css_released, then css_free after a grace period (poisoned first) */
 void css_release(struct mem_cgroup *memcg);
 /* Number of memcgs allocated and not yet freed. */
