@@ -182,6 +182,7 @@ static inline void floor_spin_unlock(spinlock_t *lock)
 #define cond_resched() barrier()
 #define cond_resched_tasks_rcu_qs() barrier()
 #define trace_mlf_walk(event, obj, arg) ((void)(obj))
+#define mlf_walk_visit_result(lruvec, op) ((void)(lruvec), (op))
 /* the walk's events (src/kernel/trace.h): no walk is ever watched */
 struct mlf_walk {
 	void *pgdat;

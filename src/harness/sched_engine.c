@@ -174,7 +174,7 @@ static bool do_offline(int i)
 		return false;
 	memcg = alloc_of(i);
 	set_state(s, SS_OFFLINING);
-	mem_cgroup_css_offline(memcg);
+	css_offline(memcg);
 	set_state(s, SS_OFFLINE);
 	/* the base reference: maybe the last, then the memcg is dead */
 	mem_cgroup_put(memcg);
@@ -406,6 +406,18 @@ MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
 		fail_with(&f);
 }
 
+/* What shrink_one() decided: note a YOUNG in an offline's window. */
+MLF_NO_TSAN static void result_probe(void *lruvec, int op)
+{
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	int slot = slot_of_memcg(memcg);
+
+	if (op == MEMCG_LRU_YOUNG && slot >= 0 &&
+	    state_of(&E.slots[slot]) == SS_OFFLINING &&
+	    READ_ONCE(memcg->online))
+		E.stats->young_in_offline_window++;
+}
+
 /* The port's state, by slot ids: what the exploration calls a state. */
 MLF_NO_TSAN static u64 state_hash(void *arg)
 {
@@ -491,6 +503,7 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 	if (!mlf_lin_sync(&E.lin, &f))
 		fail_with(&f);
 	mlf_walk_probe = walk_probe;
+	mlf_walk_result_probe = result_probe;
 	mlf_set_context_printer(print_schedule);
 }
 
@@ -564,6 +577,7 @@ static void teardown(void)
 	int i;
 
 	mlf_walk_probe = NULL;
+	mlf_walk_result_probe = NULL;
 	mlf_current_op = MLF_NONE;
 	for (i = 0; i < E.in->pool_size; i++) {
 		struct slot *s = &E.slots[i];
@@ -572,7 +586,7 @@ static void teardown(void)
 		if (!memcg)
 			continue;
 		if (state_of(s) == SS_ONLINE) {
-			mem_cgroup_css_offline(memcg);
+			css_offline(memcg);
 			mem_cgroup_put(memcg);
 		}
 		css_release(memcg);

@@ -81,4 +81,8 @@ static __maybe_unused int shrink_one(struct lruvec *lruvec, struct scan_control 
 		       MEMCG_LRU_YOUNG;
 }
 
+/* each call in shrink_many() reports what it decided (kernel/trace.h) */
+#define shrink_one(lruvec, sc) \
+	mlf_walk_visit_result((lruvec), (shrink_one)((lruvec), (sc)))
+
 #endif
