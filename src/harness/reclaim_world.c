@@ -73,8 +73,6 @@ static void free_hook(struct folio *folio)
 	struct mlf_reclaim_world *rw = cur;
 	int i = folio - rw->folios;
 
-	expect_event(rw, rw->folio_memcg[i], folio->lruvec->pgdat->node_id,
-		     PGSTEAL_ANON + folio_is_file_lru(folio));
 	folio->flags = 0;
 	rw->folio_used[i] = false;
 	rw->folios_freed++;
@@ -345,7 +343,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			css_get(s->memcg);
 			rw->charge_ref[op.memcg] = true;
 		}
-		mem_cgroup_css_offline(s->memcg);
+		css_offline(s->memcg);
 		s->state = SLOT_OFFLINE;
 		put_ref(rw, op.memcg);	/* the base reference */
 		break;
@@ -382,7 +380,8 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		lru_gen_age(get_lruvec(s->memcg, op.node));
 		break;
 	case RECLAIM_OP_PROTECT:
-		if (s->state == SLOT_EMPTY)
+		/* memory.min / memory.low: files of an online cgroup only */
+		if (s->state != SLOT_ONLINE)
 			goto skip;
 		WRITE_ONCE(s->memcg->memory_min, op.min);
 		WRITE_ONCE(s->memcg->memory_low, op.low);

@@ -579,7 +579,8 @@ static void free_folio(struct lruvec *lruvec, struct folio *folio)
 	int type = folio_is_file_lru(folio);
 
 	atomic_long_add(-1, &lruvec_memcg(lruvec)->usage);
-	mod_lruvec_state(lruvec, PGSTEAL_ANON + type, 1);
+	/* evict_folios(): __count_vm_events(PGSTEAL_ANON + type, reclaimed) */
+	__count_vm_events(PGSTEAL_ANON + type, 1);
 	if (hook)
 		hook(folio);
 }

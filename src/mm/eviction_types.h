@@ -51,9 +51,19 @@ enum node_stat_item {
 	NR_ISOLATED_FILE,
 	WORKINGSET_REFAULT_ANON,
 	WORKINGSET_REFAULT_FILE,
+	NR_VM_NODE_STAT_ITEMS
+};
+
+/*
+ * vm_event_item, reduced likewise: global events (count_vm_events()), not
+ * per node or memcg. 6.12's evict_folios() counts PGSTEAL_ANON + type here
+ * and nowhere else (the per-memcg PGSTEAL_KSWAPD / _DIRECT it also counts
+ * are not ported).
+ */
+enum vm_event_item {
 	PGSTEAL_ANON,
 	PGSTEAL_FILE,
-	NR_VM_NODE_STAT_ITEMS
+	NR_VM_EVENT_ITEMS
 };
 
 /* folio->flags bits */
