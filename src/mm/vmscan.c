@@ -62,6 +62,11 @@ static void lru_gen_del_memcg(struct lru_gen_memcg *memcg_lru,
 
 #endif /* CONFIG_LRU_GEN_TAIL_CACHE */
 
+/*
+ * With TAIL_CACHE, seed 000's patch 2 as adapted to 6.12, which still has
+ * MEMCG_LRU_HEAD (kernel/series/seed-adaptations.json); with LOCKRAND, a
+ * reconstruction (kernel/series/lockrand.diff, docs/reconstructions.md).
+ */
 static void lru_gen_rotate_memcg(struct lruvec *lruvec, int op)
 {
 	int seg;
@@ -112,7 +117,6 @@ static void lru_gen_rotate_memcg(struct lruvec *lruvec, int op)
 	WRITE_ONCE(lruvec->lrugen.gen, new);
 
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
-	/* 6.12 has MEMCG_LRU_HEAD, which the series' base no longer has */
 	lru_gen_del_memcg(&pgdat->memcg_lru, &lruvec->lrugen, old);
 	lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, new, bin,
 			  op == MEMCG_LRU_HEAD || op == MEMCG_LRU_OLD);
