@@ -361,6 +361,8 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 
 	w->walks++;
 	w->restarts += rec.restarts;
+	w->last_nr_reclaimed = sc.nr_reclaimed;
+	w->last_nr_scanned = sc.nr_scanned;
 	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
 	/* the walk may touch any bin of its node, and release anywhere */
 	w->touched.full_node[nid] = true;
@@ -389,6 +391,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	slot = &w->cs.slots[op.memcg];
 
 	w->cs.map_kept = true;
+	w->last_draws = w->last_nr_reclaimed = w->last_nr_scanned = 0;
 	mlf_current_op = w->op_index++;
 	w->cs.cur_op_kind = op.kind;
 	w->cs.cur_op_node = op.node;
@@ -517,6 +520,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		goto skip;
 	}
 	w->ops_applied++;
+	w->last_draws = mlf_entropy_draws();
 	check_after_op(w);
 	/* the draws live in this frame: later draws (teardown) read zeros */
 	mlf_entropy_bytes(NULL, 0);
