@@ -8,7 +8,9 @@ cuts right. From the tree (a directory or a tarball) it takes:
 
   mm/vmscan.c            everything between the "memcg LRU" and "the
                          eviction" banners (its enums go to the header),
-                         shrink_many(), the memcg part of
+                         should_abort_scan(), shrink_one() (what they call
+                         below comes from the shim), shrink_many(), the
+                         memcg part of
                          lru_gen_init_pgdat(), get_memcg_gen/bin
   include/linux/mmzone.h MEMCG_NR_GENS, MEMCG_NR_BINS, struct lru_gen_memcg,
                          the memcg LRU members of struct lru_gen_folio
@@ -427,6 +429,14 @@ def generate(texts, out):
     shrink = vm.function("shrink_many")
     if not shrink:
         raise CutError("%s: no shrink_many()" % vm.rel)
+    # the walk's callees above the eviction, the tree's own (what they call
+    # below is the shim's: src/mm/shrink_one.h)
+    callees = []
+    for name in ("should_abort_scan", "shrink_one"):
+        found = vm.function(name)
+        if not found:
+            raise CutError("%s: no %s()" % (vm.rel, name))
+        callees.append(found)
     enums = cut_enums(vm, lo, hi)
     if not enums:
         raise CutError("%s: no enum (MEMCG_LRU_*) in the memcg LRU section" % vm.rel)
@@ -463,6 +473,9 @@ def generate(texts, out):
          "/* the memcg LRU section */",
          '#line %d "%s"' % (vm.line_of(start), vm.rel),
          blank_out(vm.text, start, end, enums),
+         "/* should_abort_scan() and shrink_one() */"] + \
+        [vm.chunk(f[0], f[1]) for f in callees] + \
+        ['#include "mm/shrink_one_hook.h"',
          "/* shrink_many() */", vm.chunk(shrink[0], shrink[1]),
          "/* the memcg part of lru_gen_init_pgdat() */",
          memcg_part(vm, "lru_gen_init_pgdat"),

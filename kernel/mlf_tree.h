@@ -75,8 +75,17 @@ struct lruvec {
 	struct pglist_data *pgdat;
 };
 
+#define MAX_NR_ZONES 2
+
+/* as src/mm/mmzone.h has it: what should_abort_scan() reads */
+struct zone {
+	bool unmanaged;
+	bool watermark_ok;
+};
+
 typedef struct pglist_data {
 	int node_id;
+	struct zone node_zones[MAX_NR_ZONES];
 	struct lru_gen_memcg memcg_lru;
 } pg_data_t;
 

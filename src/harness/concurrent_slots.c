@@ -258,7 +258,7 @@ bool conc_apply(int thread, const struct conc_op *op)
 		break;
 	case CONC_RECLAIM: {
 		struct scan_control sc = {
-			.nr_to_reclaim = op->target,
+			.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 			.priority = 12,
 			.proactive = 1,
 		};

@@ -214,7 +214,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 			  const struct mlf_reclaim_op *op)
 {
 	struct scan_control sc = {
-		.nr_to_reclaim = op->target,
+		.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 		.priority = op->priority,
 	};
 	int walk_gen = get_memcg_gen(rw->w.cs.seq_before[op->node]);
@@ -230,8 +230,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 	mlf_walk_probe = NULL;
 	rw->w.walks++;
 	fail_if(check_reclaim_progress(&rw->w.cs, op->node, walk_gen,
-				       sc.nr_to_reclaim &&
-					       sc.nr_reclaimed >= sc.nr_to_reclaim,
+				       mlf_reclaim_met(&sc),
 				       walk_failed, walk_nr_failed, &f),
 		&f);
 }

@@ -218,7 +218,7 @@ static void drop_held(struct task_state *ts)
 static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 {
 	struct scan_control sc = {
-		.nr_to_reclaim = target,
+		.nr_to_reclaim = mlf_nr_to_reclaim(target),
 		.priority = 12,
 		.proactive = 1,
 	};
@@ -229,7 +229,7 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	ts->sc = &sc;
 	mlf_shrink_many(NODE_DATA(nid), &sc);
 	ts->sc = NULL;
-	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
+	aborted = mlf_reclaim_met(&sc);
 	if (!mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f))
 		fail_with(&f);
 	E.stats->walks++;

@@ -342,7 +342,7 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 {
 	static struct walk_record rec;
 	struct scan_control sc = {
-		.nr_to_reclaim = op->target,
+		.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 		.priority = 12,
 		.proactive = 1,
 	};
@@ -363,7 +363,7 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 	w->restarts += rec.restarts;
 	w->last_nr_reclaimed = sc.nr_reclaimed;
 	w->last_nr_scanned = sc.nr_scanned;
-	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
+	aborted = mlf_reclaim_met(&sc);
 	/* the walk may touch any bin of its node, and release anywhere */
 	w->touched.full_node[nid] = true;
 	for (i = 0; i < rec.nr_failed && i < w->cs.pool_size; i++) {
