@@ -229,13 +229,13 @@ TEST(offline_drops_protection)
 	memcg = rw.w.cs.slots[0].memcg;
 	EXPECT(mem_cgroup_below_min(NULL, memcg));
 	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
-	EXPECT_EQ(memcg->memory_min, 0);
-	EXPECT_EQ(memcg->memory_low, 0);
+	EXPECT_EQ(memcg->memory.min, 0);
+	EXPECT_EQ(memcg->memory.low, 0);
 	EXPECT(!mem_cgroup_below_min(NULL, memcg));
 	EXPECT(!mem_cgroup_below_low(NULL, memcg));
 	/* protect on an offline memcg does not apply */
 	reclaim_world_apply(&rw, &o);
-	EXPECT_EQ(memcg->memory_min, 0);
+	EXPECT_EQ(memcg->memory.min, 0);
 	reclaim(0, 0, 0, false);
 	EXPECT(rw.folios_freed > 0);
 	EXPECT_CLEAN();

@@ -382,8 +382,8 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		/* memory.min / memory.low: files of an online cgroup only */
 		if (s->state != SLOT_ONLINE)
 			goto skip;
-		WRITE_ONCE(s->memcg->memory_min, op.min);
-		WRITE_ONCE(s->memcg->memory_low, op.low);
+		page_counter_set_min(&s->memcg->memory, op.min);
+		page_counter_set_low(&s->memcg->memory, op.low);
 		break;
 	case RECLAIM_OP_SWAPPINESS:
 		if (s->state == SLOT_EMPTY)

@@ -51,7 +51,7 @@ bool mem_cgroup_below_min(struct mem_cgroup *target, struct mem_cgroup *memcg)
 {
 	if (!memcg->parent || memcg == target)
 		return false;
-	return READ_ONCE(memcg->memory_min) >=
+	return READ_ONCE(memcg->memory.min) >=
 	       (unsigned long)atomic_long_read(&memcg->usage);
 }
 
@@ -59,7 +59,7 @@ bool mem_cgroup_below_low(struct mem_cgroup *target, struct mem_cgroup *memcg)
 {
 	if (!memcg->parent || memcg == target)
 		return false;
-	return READ_ONCE(memcg->memory_low) >=
+	return READ_ONCE(memcg->memory.low) >=
 	       (unsigned long)atomic_long_read(&memcg->usage);
 }
 

@@ -125,13 +125,12 @@ struct folio {
 	atomic_long_t nr_throttled_isolated;
 
 /*
- * struct mem_cgroup: the parent (stats of a dying memcg go there),
- * memory.min / memory.low and the charge, in pages, and swappiness.
+ * struct mem_cgroup: the parent (stats of a dying memcg go there), the
+ * charge, in pages, and swappiness (memory.min / memory.low: memcg->memory,
+ * memcontrol.h).
  */
 #define MEMCG_EVICTION_FIELDS            \
 	struct mem_cgroup *parent;       \
-	unsigned long memory_min;        \
-	unsigned long memory_low;        \
 	atomic_long_t usage;             \
 	int swappiness;
 

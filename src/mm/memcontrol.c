@@ -49,14 +49,21 @@ void mem_cgroup_css_online(struct mem_cgroup *memcg)
  * still online while this runs: CSS_ONLINE is cleared after it returns
  * (css_offline() below).
  */
+#ifndef MLF_KERNEL_TREE
 void mem_cgroup_css_offline(struct mem_cgroup *memcg)
 {
-#ifdef MLF_EVICTION
-	WRITE_ONCE(memcg->memory_min, 0);
-	WRITE_ONCE(memcg->memory_low, 0);
-#endif
+	page_counter_set_min(&memcg->memory, 0);
+	page_counter_set_low(&memcg->memory, 0);
+
 	lru_gen_offline_memcg(memcg);
 }
+
+/* mem_cgroup_css_released(), reduced likewise */
+void mem_cgroup_css_released(struct mem_cgroup *memcg)
+{
+	lru_gen_release_memcg(memcg);
+}
+#endif /* !MLF_KERNEL_TREE: the tree's own (kernel/tree_memcg_after.h) */
 
 /*
  * The end of offline_css() (kernel/cgroup/cgroup.c): after the callback,
@@ -110,8 +117,7 @@ static void css_free_rcu_fn(struct rcu_head *head)
 
 void css_release(struct mem_cgroup *memcg)
 {
-	/* mem_cgroup_css_released() */
-	lru_gen_release_memcg(memcg);
+	mem_cgroup_css_released(memcg);
 
 	/* readers may still stand on the lrugens: free after a grace period */
 	call_rcu(&memcg->rcu, css_free_rcu_fn);

@@ -34,9 +34,33 @@ struct mem_cgroup_shrink_outcome {
 	u8 nr_reclaimed;	/* pages one visit reclaims */
 };
 
+/* struct page_counter, reduced to memory.min and memory.low, in pages */
+struct page_counter {
+	unsigned long min;
+	unsigned long low;
+};
+
+/* mm/page_counter.c, without the propagation to the parent's usage */
+static inline void page_counter_set_min(struct page_counter *counter,
+					unsigned long nr)
+{
+	WRITE_ONCE(counter->min, nr);
+}
+
+static inline void page_counter_set_low(struct page_counter *counter,
+					unsigned long nr)
+{
+	WRITE_ONCE(counter->low, nr);
+}
+
 struct mem_cgroup {
 	/* the harness's name for this memcg: m<id> in traces */
 	int id;
+	/*
+	 * memory.min and memory.low: what the reclaim build's protection
+	 * reads (eviction.c); the modelled build reads memcg->shrink instead
+	 */
+	struct page_counter memory;
 	/* css reference count; online holds the base reference */
 	atomic_long_t refcnt;
 	/* css online flag */
@@ -109,8 +133,13 @@ static inline bool mem_cgroup_below_low(struct mem_cgroup *target,
 
 struct mem_cgroup *mem_cgroup_alloc(int id);
 void mem_cgroup_css_online(struct mem_cgroup *memcg);
-/* the css_offline callback: protection reset, OLD on every node */
+/*
+ * The css_offline callback: protection reset, OLD on every node; and the
+ * css_released one. In the kernel-tree build both are the tree's own
+ * (mm/memcontrol.c's, cut by kernel/extract.py), not these.
+ */
 void mem_cgroup_css_offline(struct mem_cgroup *memcg);
+void mem_cgroup_css_released(struct mem_cgroup *memcg);
 /* CSS_ONLINE cleared: what offline_css() does after the callback */
 void css_clear_online(struct mem_cgroup *memcg);
 /* offline_css(): mem_cgroup_css_offline(), then css_clear_online() */

@@ -120,9 +120,23 @@ struct lru_gen_memcg {
 '''
 
 
+MEMCONTROL = r'''
+static void mem_cgroup_css_offline(struct cgroup_subsys_state *css)
+{
+	lru_gen_offline_memcg(mem_cgroup_from_css(css));
+}
+
+static void mem_cgroup_css_released(struct cgroup_subsys_state *css)
+{
+	lru_gen_release_memcg(mem_cgroup_from_css(css));
+}
+'''
+
+
 def texts(vmscan=VMSCAN, mmzone=MMZONE):
     return {extract.VMSCAN: vmscan, extract.MMZONE: mmzone,
-            extract.LIST_NULLS: "", extract.RCULIST_NULLS: ""}
+            extract.LIST_NULLS: "", extract.RCULIST_NULLS: "",
+            extract.MEMCONTROL: MEMCONTROL}
 
 
 class Cutter(unittest.TestCase):

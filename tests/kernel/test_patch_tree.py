@@ -112,7 +112,7 @@ class Small(unittest.TestCase):
         self.work = tempfile.mkdtemp(prefix="mlf-patch-tree-")
         self.tree = os.path.join(self.work, "tree")
         for rel, text in (("mm/vmscan.c", VMSCAN), ("include/linux/mmzone.h", "mmzone\n"),
-                          ("include/linux/list_nulls.h", "ln\n"),
+                          ("include/linux/list_nulls.h", "ln\n"), ("mm/memcontrol.c", "mc\n"),
                           ("include/linux/rculist_nulls.h", "rln\n")):
             os.makedirs(os.path.dirname(os.path.join(self.tree, rel)), exist_ok=True)
             with open(os.path.join(self.tree, rel), "w") as f:
