@@ -49,6 +49,8 @@ TARGETS = {
 }
 TARGETS.update({"kernel_diff-" + level: ("kernel_diff-" + level, "memcg_lru")
                 for level in SERIES_LEVELS})
+TARGETS.update({"concurrent-" + level: ("concurrent_kernel-" + level, "concurrent")
+                for level in SERIES_LEVELS})
 
 
 def tree_path(args):
