@@ -25,7 +25,16 @@ struct mem_cgroup_per_node {
 	struct mem_cgroup *memcg;	/* back pointer */
 };
 
-/* What shrink_one() finds when it reclaims from this memcg. */
+/*
+ * What shrink_one() finds when it reclaims from this memcg. The modelled
+ * build does not derive below_min / below_low from memory.min / low, so
+ * the css_offline callback's reset of those does not clear them: an
+ * offline memcg can still be found below min (the kernel's is when nothing
+ * is charged to it: emin 0 >= usage 0) and, for the walk in flight, below
+ * low (elow is recomputed only by the next mem_cgroup_calculate_protection()).
+ * The reclaim build computes protection from memory.min / low and the
+ * charge (eviction.c), where the reset takes effect.
+ */
 struct mem_cgroup_shrink_outcome {
 	bool below_min;		/* mem_cgroup_below_min() */
 	bool below_low;		/* mem_cgroup_below_low() */

@@ -188,6 +188,27 @@ def seed_lifecycle():
     return t
 
 
+def seed_offline_window():
+    t = Trace("offline_css() in the kernel's order: the css_offline callback moves\n"
+              "m1 and m3 to the old generation while they are still online, and walks\n"
+              "meet them there (shrink_one() may send them back YOUNG) before their\n"
+              "offline clears CSS_ONLINE", 2, 8, 10)
+    for m in range(6):
+        t.online(m)
+    for m in range(6):
+        t.op("set m%d min=0 low=0 success=%d sizable=%d reclaim=1" % (m, m % 2, m % 3 == 0))
+        t.rotate(m, m % 2, "YOUNG")
+    t.op("css_offline m1 bins=%s" % ",".join(str(t.bin()) for _ in range(t.nodes)))
+    t.op("css_offline m3 bins=%s" % ",".join(str(t.bin()) for _ in range(t.nodes)))
+    t.reclaim(0, target=0)
+    t.reclaim(1, target=2)
+    t.offline(1)
+    t.reclaim(0, target=0)
+    t.offline(3)
+    t.reclaim(1, target=0)
+    return t
+
+
 MEMCG_LRU_SEEDS = {
     "online-1500-reclaim": seed_online_1500_reclaim,
     "rotation-storm-one-bin": seed_rotation_storm,
@@ -198,6 +219,7 @@ MEMCG_LRU_SEEDS = {
     "soft-softirq": seed_soft_softirq,
     "outcomes-then-targets": seed_outcomes_targets,
     "lifecycle": seed_lifecycle,
+    "offline-window": seed_offline_window,
 }
 
 # trace_parser: a few small valid traces and one of each kind of error
