@@ -6,8 +6,8 @@
  * port's <level> against the tree with that level of the seed series
  * applied. Each side runs its own world, checks and model; after every op
  * both must agree on whether it applied, the draws it consumed, and hold
- * the same bins (memcg ids, in order), nr_memcgs[], seq, life-cycle states
- * (and css_offline's mid-offline mark), per-memcg gen / seg, where each
+ * the same bins (memcg ids, in order), nr_memcgs[], seq, life-cycle states,
+ * per-memcg gen / seg, where each
  * unlinked lrugen's next still points and whether its pprev is NULL; a
  * walk must have visited the same memcgs in the same order, decided the
  * same rotation for each, and counted the same nr_reclaimed / nr_scanned.
@@ -206,13 +206,6 @@ static void compare(void)
 			mlf_failure_msg(&f, "state: %s on %s, %s on %s",
 					states[port.state[i] & 3], pn,
 					states[tree.state[i] & 3], tn);
-			diverged(&f, MLF_NONE, MLF_NONE, MLF_NONE, i);
-		}
-		if (port.css_offlined[i] != tree.css_offlined[i]) {
-			mlf_failure_msg(&f,
-					"css_offline ran: %s on %s, %s on %s",
-					port.css_offlined[i] ? "yes" : "no", pn,
-					tree.css_offlined[i] ? "yes" : "no", tn);
 			diverged(&f, MLF_NONE, MLF_NONE, MLF_NONE, i);
 		}
 		for (nid = 0; nid < port.nr_nodes; nid++) {

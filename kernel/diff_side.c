@@ -103,7 +103,6 @@ void mlf_diff_side_snapshot(struct mlf_diff_snapshot *s)
 		const struct mlf_slot *slot = &world.cs.slots[i];
 
 		s->state[i] = slot->state;
-		s->css_offlined[i] = slot->css_offlined;
 		for (nid = 0; nid < world.cs.nr_nodes; nid++) {
 			const struct lru_gen_folio *lrugen;
 

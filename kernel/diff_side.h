@@ -36,14 +36,12 @@ struct mlf_diff_snapshot {
 	int len[MAX_NUMNODES][MLF_DIFF_GENS][MLF_DIFF_BINS];
 	int ids[MAX_NUMNODES][MLF_DIFF_GENS][MLF_DIFF_BINS][MLF_DIFF_MAX_POOL + 1];
 	/*
-	 * per memcg slot: life-cycle state (and whether its css_offline
-	 * callback ran while it is still online), per node gen and seg, and
+	 * per memcg slot: life-cycle state, per node gen and seg, and
 	 * for an unlinked lrugen where its next still points (readers that
 	 * stood on it follow it: MLF_DIFF_LINK_*, or a memcg id) and whether
 	 * its pprev is NULL
 	 */
 	signed char state[MLF_DIFF_MAX_POOL];
-	bool css_offlined[MLF_DIFF_MAX_POOL];
 	unsigned char gen[MLF_DIFF_MAX_POOL][MAX_NUMNODES];
 	unsigned char seg[MLF_DIFF_MAX_POOL][MAX_NUMNODES];
 	bool unlinked[MLF_DIFF_MAX_POOL][MAX_NUMNODES];

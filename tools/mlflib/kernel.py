@@ -259,6 +259,12 @@ def run(args, extra):
     if args.kernel_func is run_fuzz:
         check_fuzz_args(args, extra)  # a wrong flag is said first, tree or no tree
     tree = tree_path(args)
+    target = getattr(args, "target", None)
+    if target and target.endswith(SERIES_LEVELS) and \
+            (tree != DEFAULT_TREE or args.patches or args.seed_level):
+        raise common.MlfError("--target %s is built for the default tree only (the seed "
+                              "series applied to it); for another tree or a patched copy, "
+                              "use --seed-level and a target without the level" % target)
     if args.patches or args.seed_level:
         tree = patched_tree(tree, args.patches or [], args.seed_level)
     return args.kernel_func(args, extra, tree)
