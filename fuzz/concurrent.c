@@ -4,61 +4,153 @@
  * run by the deterministic scheduler (src/harness/sched_engine.h): the
  * input chooses the set-up, each task's ops and the interleaving (the
  * byte format: sched_codec.h), so a failure replays every time, in every
- * build. A failure prints the input's trace around the failing op and
- * the schedule's last steps.
+ * build. A failure prints the input's trace (sched_trace.h) around the
+ * failing op, the ops the other tasks were in, the schedule's decisions
+ * with the step each falls on, then the engine prints the schedule's last
+ * steps. MLF_SCHED_SHOW=N shows a run that passes: its counts and its
+ * last N steps (up to 512), to read what a seed or a reproducer does on
+ * a variant where it does not fail.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "context.h"
 #include "kernel/report.h"
 #include "sched_codec.h"
+#include "sched_trace.h"
+
+/* ops and decisions shown before and after the failing one */
+#define CONTEXT_BEFORE 8
+#define CONTEXT_AFTER 4
 
 static struct sched_input input;
 static struct sched_stats stats;
 
-static const char *const policy_names[] = {
-	[MLF_SCHED_INPUT] = "input", [MLF_SCHED_PCT] = "pct",
-	[MLF_SCHED_EXPLORE] = "explore",
-};
-
-static void print_header(FILE *out)
+/* The op task @t is in (or last ran), or -1. */
+static long op_of_task(int t)
 {
-	fprintf(out,
-		"nodes %d pool %d writers %d readers %d initial %d policy %s seed %u\n",
-		input.nr_nodes, input.pool_size, input.nr_writers,
-		input.nr_readers, input.nr_initial, policy_names[input.policy],
-		input.seed);
+	long op;
+
+	if (t >= mlf_sched_nr_tasks())
+		return -1;
+	op = mlf_sched_task_at(t)->op;
+	/* a task's op is one of its own: anything else is not this run's */
+	if (op < 0 || op >= input.nr_ops || input.ops[op].task != t)
+		return -1;
+	return op;
 }
 
-static void print_op(FILE *out, size_t i)
+static void print_ops(long at)
 {
-	const struct sched_op *op = &input.ops[i];
+	long from, to, i;
+	int t;
 
-	fprintf(out, "t%d %s", op->task, sched_op_name(op->kind));
-	if (op->kind == SOP_RECLAIM)
-		fprintf(out, " n%d target=%d", op->node, op->target);
-	else if (op->kind != SOP_DROP && op->kind != SOP_RELEASE)
-		fprintf(out, " m%d n%d arg=%d", op->slot, op->node, op->arg);
-	else if (op->kind == SOP_RELEASE)
-		fprintf(out, " m%d", op->slot);
+	if (at < 0 || at >= input.nr_ops) {
+		/* not inside an op (e.g. quiescence): show how the input ended */
+		fprintf(stderr, "trace (failure outside an op), last ops:\n");
+		at = input.nr_ops;
+	} else {
+		fprintf(stderr, "trace around op %ld (of %d), t%u's:\n", at,
+			input.nr_ops, input.ops[at].task);
+	}
+	fprintf(stderr, "  " MLF_SCHED_TRACE_MAGIC "\n  nodes %d pool %d\n  ",
+		input.nr_nodes, input.pool_size);
+	mlf_sched_trace_print_run(stderr, &input);
+	fputc('\n', stderr);
+	from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
+	to = at + CONTEXT_AFTER < input.nr_ops ? at + CONTEXT_AFTER :
+						 input.nr_ops - 1;
+	if (from)
+		fprintf(stderr, "  # ... %ld op%s before\n", from,
+			from == 1 ? "" : "s");
+	for (i = from; i <= to; i++) {
+		char mark = i == at ? '>' : ' ';
+
+		/* '*': the op another task is in */
+		for (t = 0; mark == ' ' && t < mlf_sched_nr_tasks(); t++)
+			if (op_of_task(t) == i)
+				mark = '*';
+		fprintf(stderr, "%c ", mark);
+		mlf_sched_trace_print_op(stderr, &input, i);
+		fputc('\n', stderr);
+	}
+	if (to + 1 < input.nr_ops)
+		fprintf(stderr, "  # ... %ld op%s after\n", input.nr_ops - to - 1,
+			input.nr_ops - to - 1 == 1 ? "" : "s");
+}
+
+/*
+ * The decisions, each with the step it falls on (decision i after the
+ * sum of the delays up to it); those around the last one reached.
+ */
+static void print_decisions(void)
+{
+	unsigned long now = mlf_sched_step(), step = 0;
+	long last = -1, from, to, i;
+
+	if (!input.nr_decisions) {
+		fprintf(stderr, "schedule: no decisions (%s)\n",
+			input.policy == MLF_SCHED_PCT ?
+				"PCT, priorities from the seed only" :
+				"each task runs until it blocks or ends");
+		return;
+	}
+	for (i = 0; i < input.nr_decisions; i++) {
+		step += input.decisions[i].delay;
+		if (step <= now)
+			last = i;
+	}
+	fprintf(stderr, "schedule: %d decision%s, %ld reached by step %lu:\n",
+		input.nr_decisions, input.nr_decisions == 1 ? "" : "s",
+		last + 1, now);
+	from = last > CONTEXT_BEFORE ? last - CONTEXT_BEFORE : 0;
+	to = last + CONTEXT_AFTER < input.nr_decisions ?
+		     last + CONTEXT_AFTER :
+		     input.nr_decisions - 1;
+	if (from)
+		fprintf(stderr, "  # ... %ld before\n", from);
+	for (step = 0, i = 0; i <= to; i++) {
+		step += input.decisions[i].delay;
+		if (i < from)
+			continue;
+		fprintf(stderr, "  ");
+		mlf_sched_trace_print_decision(stderr, &input, i);
+		fprintf(stderr, "  # step %lu%s\n", step,
+			step > now ? ", not reached" : "");
+	}
+	if (to + 1 < input.nr_decisions)
+		fprintf(stderr, "  # ... %ld after\n", input.nr_decisions - to - 1);
 }
 
 static void print_context(void)
 {
-	int i;
+	print_ops(mlf_current_op);
+	print_decisions();
+}
 
-	mlf_print_trace_context(mlf_current_op, input.nr_ops, 8, print_header,
-				print_op);
-	for (i = 0; i < input.nr_decisions; i++)
-		fprintf(stderr, "  switch after %d to t%d\n",
-			input.decisions[i].delay, input.decisions[i].task);
+/* MLF_SCHED_SHOW: what the run did */
+static void show_run(int nr_steps)
+{
+	const struct mlf_sched_stats *s = &stats.sched;
+
+	fprintf(stderr,
+		"run: %lu steps, %lu switches (%lu preemptions), %lu decisions taken, %lu grace periods, %lu callbacks; %lu ops done, %lu skipped; %lu walks, %lu visits, %lu restarts, %lu critical sections checked\n",
+		s->steps, s->switches, s->preemptions, s->decisions,
+		s->grace_periods, s->callbacks, stats.ops, stats.skipped,
+		stats.walks, stats.visits, stats.restarts, stats.sections);
+	mlf_sched_print_recent(nr_steps);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *show = getenv("MLF_SCHED_SHOW");
+
 	mlf_sched_decode(data, size, &input);
 	sched_engine_context(print_context);
+	memset(&stats, 0, sizeof(stats));
 	sched_engine_run(&input, &stats);
+	if (show)
+		show_run(atoi(show));
 	return 0;
 }

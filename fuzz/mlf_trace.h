@@ -2,8 +2,8 @@
 /*
  * What the files of mlf-trace share: the targets that have a trace, a
  * target's codec behind one interface (mlf_trace_lru.c,
- * mlf_trace_reclaim.c), and the helpers of the command line
- * (mlf_trace_main.c, mlf_trace_files.c), whose roundtrip and selftest
+ * mlf_trace_reclaim.c, mlf_trace_sched.c), and the helpers of the command
+ * line (mlf_trace_main.c, mlf_trace_files.c), whose roundtrip and selftest
  * commands are mlf_trace_roundtrip.c.
  */
 #ifndef _MLF_FUZZ_MLF_TRACE_H
@@ -13,31 +13,41 @@
 #include <stdio.h>
 
 #include "codec.h"
+#include "sched_trace.h"
 #include "trace.h"
 #ifdef MLF_TRACE_RECLAIM
 #include "reclaim_trace.h"
 #endif
 
-/* the targets with a trace; T_NONE: a TARGET file names one without */
-enum target { T_MEMCG_LRU, T_RECLAIM, T_NONE };
+/*
+ * The targets with a trace (reclaim's only when its codec is linked);
+ * T_NONE: a TARGET file names one without.
+ */
+enum target { T_MEMCG_LRU, T_RECLAIM, T_CONCURRENT, T_NONE };
 
 extern const char *const cli_target_names[];
 
-#ifdef MLF_TRACE_RECLAIM
-#define NR_TARGETS 2
-#else
-#define NR_TARGETS 1
-#endif
+#define NR_TARGETS T_NONE
+
+/* The concurrent target's header: what its run line says, beside nodes. */
+struct sched_header {
+	int nr_nodes, pool_size;
+	int nr_writers, nr_readers, nr_initial;
+	enum mlf_sched_policy policy;
+	u32 seed;
+};
 
 /*
- * Either target's header. Both are { nr_nodes, pool_size }: same() reads
- * them through .lru whatever the target (a common initial sequence).
+ * A target's header. Each begins with { nr_nodes, pool_size }: same()
+ * reads them through .lru whatever the target (a common initial
+ * sequence), and the rest with the codec's header_equal, if any.
  */
 union header {
 	struct mlf_header lru;
 #ifdef MLF_TRACE_RECLAIM
 	struct mlf_reclaim_header reclaim;
 #endif
+	struct sched_header sched;
 };
 #ifdef MLF_TRACE_RECLAIM
 _Static_assert(sizeof(struct mlf_reclaim_header) == sizeof(struct mlf_header),
@@ -63,19 +73,25 @@ struct codec {
 			 u8 *out);
 	/* ops[i] of @a and @b are equal */
 	bool (*op_equal)(const void *a, const void *b, size_t i);
+	/* the headers beyond nodes and pool are equal; NULL: nothing more */
+	bool (*header_equal)(const union header *a, const union header *b);
 };
 
-/* the codecs (mlf_trace_lru.c, mlf_trace_reclaim.c), by target */
+/* the codecs (mlf_trace_lru.c, mlf_trace_reclaim.c, mlf_trace_sched.c) */
 extern const struct codec mlf_trace_codec_lru;
 #ifdef MLF_TRACE_RECLAIM
 extern const struct codec mlf_trace_codec_reclaim;
 #endif
+extern const struct codec mlf_trace_codec_sched;
+/* by target; NULL for one this mlf-trace has no codec for */
 extern const struct codec *const cli_codecs[NR_TARGETS];
 
 /* mlf_trace_main.c: "mlf-trace: " and the message; returns 1 */
 __attribute__((format(printf, 1, 2))) int cli_error(const char *fmt, ...);
-/* the target named @name, or T_NONE */
+/* the target named @name, if this mlf-trace has its codec; else T_NONE */
 enum target cli_target_of(const char *name);
+/* "memcg_lru, reclaim, concurrent": the targets it has a codec for */
+const char *cli_target_list(void);
 /* Take "--target T" out of @argv; -1 after an error, else 0. */
 int cli_take_target(int *argc, char **argv, enum target *target, bool *given);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mlf-trace's files: reading inputs and traces, parsing a trace with a
- * target's codec, telling a trace's target by its magic line, and writing
- * an output that is never overwritten without --force.
+ * target's codec, telling a trace's target by its magic line (trace_lex.h),
+ * and writing an output that is never overwritten without --force.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,22 +69,19 @@ int cli_parse_file(const struct codec *c, const char *path, union header *h,
 enum target cli_trace_target(const char *path)
 {
 	enum target target = T_MEMCG_LRU;
+	const char *name;
 	size_t size;
 	char *text;
 
 	if (cli_read_file(path, &text, &size))
 		return T_NONE;
-#ifdef MLF_TRACE_RECLAIM
-	if (mlf_reclaim_trace_is(text, size))
-		target = T_RECLAIM;
-#else
-	if (size >= 14 && !memcmp(text, "# mlf reclaim ", 14)) {
-		free(text);
-		cli_error("%s: a reclaim trace, and this mlf-trace has no reclaim codec",
-			  path);
-		return T_NONE;
+	name = mlf_trace_target_of(text, size);
+	if (name) {
+		target = cli_target_of(name);
+		if (target == T_NONE)
+			cli_error("%s: a %s trace, and this mlf-trace has no %s codec",
+				  path, name, name);
 	}
-#endif
 	free(text);
 	return target;
 }

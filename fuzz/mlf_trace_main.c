@@ -12,10 +12,11 @@
  *                                          encodes to exactly FILE's bytes
  *   mlf-trace selftest [--target T] [N]    the same on N pseudo-random inputs
  *
- * T is memcg_lru (the default) or reclaim. encode tells a trace's target by
- * its first line (MLF_RECLAIM_TRACE_MAGIC, else memcg_lru); roundtrip takes
- * a directory's target from its TARGET file. Errors are one line and a
- * non-zero exit; an existing OUT is never overwritten without --force.
+ * T is memcg_lru (the default), reclaim or concurrent. encode tells a
+ * trace's target by its magic line (fuzz/targets.json; none: memcg_lru);
+ * roundtrip takes a directory's target from its TARGET file. Errors are
+ * one line and a non-zero exit; an existing OUT is never overwritten
+ * without --force.
  *
  * This file is the command line, decode and encode; mlf_trace.h names the
  * files of the rest.
@@ -26,13 +27,18 @@
 
 #include "mlf_trace.h"
 
-const char *const cli_target_names[] = { "memcg_lru", "reclaim" };
+const char *const cli_target_names[] = {
+	[T_MEMCG_LRU] = "memcg_lru",
+	[T_RECLAIM] = "reclaim",
+	[T_CONCURRENT] = "concurrent",
+};
 
 const struct codec *const cli_codecs[NR_TARGETS] = {
 	[T_MEMCG_LRU] = &mlf_trace_codec_lru,
 #ifdef MLF_TRACE_RECLAIM
 	[T_RECLAIM] = &mlf_trace_codec_reclaim,
 #endif
+	[T_CONCURRENT] = &mlf_trace_codec_sched,
 };
 
 __attribute__((format(printf, 1, 2))) int cli_error(const char *fmt, ...)
@@ -52,9 +58,24 @@ enum target cli_target_of(const char *name)
 	int t;
 
 	for (t = 0; t < NR_TARGETS; t++)
-		if (!strcmp(name, cli_target_names[t]))
+		if (cli_codecs[t] && !strcmp(name, cli_target_names[t]))
 			return t;
 	return T_NONE;
+}
+
+const char *cli_target_list(void)
+{
+	static char list[64];
+	size_t len = 0;
+	int t;
+
+	if (!list[0])
+		for (t = 0; t < NR_TARGETS; t++)
+			if (cli_codecs[t])
+				len += snprintf(list + len, sizeof(list) - len,
+						"%s%s", len ? ", " : "",
+						cli_target_names[t]);
+	return list;
 }
 
 int cli_take_target(int *argc, char **argv, enum target *target, bool *given)
@@ -68,14 +89,14 @@ int cli_take_target(int *argc, char **argv, enum target *target, bool *given)
 		if (strcmp(argv[i], "--target"))
 			continue;
 		if (i + 1 == *argc) {
-			cli_error("--target needs a target (memcg_lru%s)",
-				  NR_TARGETS > 1 ? " or reclaim" : "");
+			cli_error("--target needs a target (%s)",
+				  cli_target_list());
 			return -1;
 		}
 		*target = cli_target_of(argv[i + 1]);
 		if (*target == T_NONE) {
-			cli_error("no trace for target '%s' (have: memcg_lru%s)",
-				  argv[i + 1], NR_TARGETS > 1 ? ", reclaim" : "");
+			cli_error("no trace for target '%s' (have: %s)",
+				  argv[i + 1], cli_target_list());
 			return -1;
 		}
 		if (given)
@@ -169,6 +190,6 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "selftest"))
 		return cmd_selftest(argc - 2, argv + 2);
 	return cli_error(
-		"usage: mlf-trace decode [--target T] FILE... | encode FILE.trace -o OUT [--force] [--target T] | roundtrip [--target T] PATH... | selftest [--target T] [N] (T: memcg_lru%s)",
-		NR_TARGETS > 1 ? " or reclaim" : "");
+		"usage: mlf-trace decode [--target T] FILE... | encode FILE.trace -o OUT [--force] [--target T] | roundtrip [--target T] PATH... | selftest [--target T] [N] (T: %s)",
+		cli_target_list());
 }

@@ -27,7 +27,8 @@ static bool same(const struct codec *c, const union header *h1, size_t na,
 
 	*where = 0;
 	if (h1->lru.nr_nodes != h2->lru.nr_nodes ||
-	    h1->lru.pool_size != h2->lru.pool_size)
+	    h1->lru.pool_size != h2->lru.pool_size ||
+	    (c->header_equal && !c->header_equal(h1, h2)))
 		return false;
 	for (i = 0; i < na && i < nb; i++) {
 		*where = i;
@@ -124,8 +125,7 @@ static int roundtrip_twin(enum target target, const char *path, const u8 *data,
  */
 static enum target dir_name_target(const char *dir, enum target target)
 {
-	static const char *const no_trace[] = { "nulls_list", "concurrent",
-						"trace_parser" };
+	static const char *const no_trace[] = { "nulls_list", "trace_parser" };
 	char *copy = strdup(dir), *base;
 	size_t i, len = copy ? strlen(copy) : 0;
 	enum target found = target;
@@ -276,7 +276,8 @@ int cmd_selftest(int argc, char **argv)
 		snprintf(name, sizeof(name), "selftest #%lu", i);
 		bad = roundtrip_bytes(cli_codecs[target], name, input, len);
 	}
-	printf("selftest: %lu random %sinputs round-trip\n", nr_checked,
-	       target == T_RECLAIM ? "reclaim " : "");
+	printf("selftest: %lu random %s%sinputs round-trip\n", nr_checked,
+	       target == T_MEMCG_LRU ? "" : cli_target_names[target],
+	       target == T_MEMCG_LRU ? "" : " ");
 	return bad;
 }

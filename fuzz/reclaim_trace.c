@@ -29,23 +29,9 @@ void mlf_reclaim_trace_print(FILE *out, const struct mlf_reclaim_header *h,
 /* The magic line among the comments and blank lines before the header. */
 bool mlf_reclaim_trace_is(const char *text, size_t len)
 {
-	while (len) {
-		const char *nl = memchr(text, '\n', len);
-		size_t llen = nl ? (size_t)(nl - text) : len, i = 0;
+	const char *target = mlf_trace_target_of(text, len);
 
-		if (mlf_trace_line_is(text, llen, MLF_RECLAIM_TRACE_MAGIC))
-			return true;
-		while (i < llen &&
-		       (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
-			i++;
-		if (i < llen && text[i] != '#')
-			return false; /* the header or an op: no magic */
-		if (!nl)
-			break;
-		len -= llen + 1;
-		text = nl + 1;
-	}
-	return false;
+	return target && !strcmp(target, "reclaim");
 }
 
 /* ---- parsing (the lexing: trace_lex.c) ---- */
@@ -451,9 +437,7 @@ long mlf_reclaim_trace_parse(const char *text, size_t len,
 		.max_nodes = MLF_RECLAIM_MAX_NODES,
 		.max_pool = MLF_RECLAIM_MAX_POOL,
 		.max_ops = MLF_RECLAIM_MAX_OPS,
-		.foreign_line = MLF_TRACE_MAGIC,
-		.foreign_what = "a memcg_lru trace ('" MLF_TRACE_MAGIC
-				"'), not a reclaim trace",
+		.target = "reclaim",
 	};
 	struct mlf_trace_parser p;
 	long n = 0;

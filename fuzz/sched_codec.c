@@ -31,7 +31,12 @@ void mlf_sched_decode(const u8 *data, size_t size, struct sched_input *in)
 				continue;
 			d = &in->decisions[in->nr_decisions++];
 			d->delay = 1 + r[1] + 256 * (r[2] % 4);
-			d->task = r[3];
+			/*
+			 * canonical: the task the scheduler picks (tasks:
+			 * rcu's), none for PCT's change points
+			 */
+			d->task = in->policy == MLF_SCHED_PCT ? 0 :
+				  r[3] % (tasks + 1);
 		} else {
 			struct sched_op *op;
 
@@ -39,7 +44,9 @@ void mlf_sched_decode(const u8 *data, size_t size, struct sched_input *in)
 				continue;
 			op = &in->ops[in->nr_ops++];
 			op->task = r[0] % tasks;
-			op->node = r[3] % in->nr_nodes;
+			op->node = (r[3] & 0x0f) % in->nr_nodes;
+			/* canonical: a bin of 0..7, or 0 for the seed's */
+			op->bin = r[3] >> 4 ? 1 + ((r[3] >> 4) - 1) % 8 : 0;
 			if (op->task >= in->nr_writers) {
 				op->kind = SOP_RECLAIM;
 				op->target = r[2];
@@ -57,6 +64,13 @@ void mlf_sched_decode(const u8 *data, size_t size, struct sched_input *in)
 				op->arg = 0;
 			if (op->kind == SOP_DROP)
 				op->slot = 0;
+			/* only rotate and soft act on a node */
+			if (op->kind != SOP_ROTATE && op->kind != SOP_SOFT)
+				op->node = 0;
+			/* only these draw: the others carry no bin */
+			if (op->kind != SOP_ONLINE && op->kind != SOP_ROTATE &&
+			    op->kind != SOP_SOFT)
+				op->bin = 0;
 		}
 	}
 }
@@ -74,7 +88,10 @@ size_t mlf_sched_encode(const struct sched_input *in, u8 *out)
 
 	p[0] = (u8)(in->nr_nodes - 1);
 	p[1] = (u8)(in->pool_size - 1);
-	p[2] = (u8)((in->nr_writers - 1) | (in->nr_readers - 1) << 2);
+	/* writers = 1 + b % 3 and readers = 1 + (b >> 2) % 2 of one byte */
+	p[2] = (u8)((in->nr_readers - 1) << 2);
+	while (p[2] % SCHED_MAX_WRITERS != in->nr_writers - 1)
+		p[2]++;
 	p[3] = (u8)in->nr_initial;
 	p[4] = in->policy == MLF_SCHED_PCT;
 	p[5] = (u8)in->seed;
@@ -87,7 +104,7 @@ size_t mlf_sched_encode(const struct sched_input *in, u8 *out)
 		p[0] = op->task;
 		p[1] = op->kind == SOP_RECLAIM ? 0 : op->kind;
 		p[2] = op->kind == SOP_RECLAIM ? (u8)op->target : op->slot;
-		p[3] = op->node;
+		p[3] = (u8)(op->node | op->bin << 4);
 		p[4] = op->arg;
 	}
 	for (i = 0; i < in->nr_decisions; i++, p += MLF_SCHED_RECORD_LEN) {

@@ -14,16 +14,23 @@
  *   then records of 5 bytes, in order:
  *     [t k s n a], t < 0xc0  an op of task t % tasks: writers kind
  *                            k % 8 (online offline release rotate soft
- *                            set hold drop) on slot s, node n, arg a
+ *                            set hold drop) on slot s, node n % nodes
+ *                            (n >> 4: 0, draws from the seed; else the
+ *                            op's first draw, a bin, is (n >> 4) - 1,
+ *                            modulo 8), arg a
  *                            (rotate: MEMCG_LRU_HEAD + a % 4; soft:
  *                            softirq a & 1; online, set: shrink flags);
  *                            readers reclaim node n, target s pages
  *     [t d e u -], t >= 0xc0  a decision: after 1 + d + 256 * (e % 4)
- *                            more points, task u runs (PCT: the delays
- *                            are its change points)
+ *                            more points, task u % (tasks + 1) runs
+ *                            (the last: rcu's callbacks); PCT: the
+ *                            delays are its change points, u unused
  *
- * mlf_sched_encode() writes the canonical bytes of a decoded input (ops
- * first, then decisions), which decode to the same input.
+ * The decoded input is canonical: what a kind does not read is zero (the
+ * node but for rotate, soft and reclaim; the bin but for online, rotate,
+ * soft and reclaim; the arg bits above). mlf_sched_encode() writes its
+ * canonical bytes (ops first, then decisions), which decode to the same
+ * input; its trace is sched_trace.h.
  */
 #ifndef _MLF_FUZZ_SCHED_CODEC_H
 #define _MLF_FUZZ_SCHED_CODEC_H

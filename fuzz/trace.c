@@ -378,9 +378,7 @@ long mlf_trace_parse(const char *text, size_t len, struct mlf_header *h,
 		.max_nodes = MLF_FUZZ_MAX_NODES,
 		.max_pool = MLF_FUZZ_MAX_POOL,
 		.max_ops = MLF_FUZZ_MAX_OPS,
-		.foreign_line = MLF_RECLAIM_TRACE_MAGIC,
-		.foreign_what = "a reclaim trace ('" MLF_RECLAIM_TRACE_MAGIC
-				"'), not a memcg_lru trace",
+		.target = "memcg_lru",
 	};
 	struct mlf_trace_parser p;
 	long n = 0;

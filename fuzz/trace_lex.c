@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lexing both trace parsers share (trace_lex.h): splitting the text
- * into lines and tokens, the header line, numbers and draw lists, and the
- * error messages for them, worded the same for every target.
+ * The lexing the trace parsers share (trace_lex.h): splitting the text
+ * into lines and tokens, the header line, numbers and draw lists, the
+ * targets' magic lines, and the error messages for them, worded the same
+ * for every target.
  */
 #include "trace_lex.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "mlf_targets.h" /* generated from fuzz/targets.json */
+
+/* every traced target's magic line */
+static const struct {
+	const char *target, *magic;
+} magics[] = {
+#define MLF_MAGIC_ENTRY(t, m) { t, m },
+	MLF_TRACE_MAGIC_LIST(MLF_MAGIC_ENTRY)
+#undef MLF_MAGIC_ENTRY
+};
 
 void mlf_trace_fail(struct mlf_trace_parser *p, const char *fmt, ...)
 {
@@ -68,6 +80,42 @@ bool mlf_trace_line_is(const char *s, size_t len, const char *line)
 	while (len && is_space(s[len - 1]))
 		len--;
 	return len == strlen(line) && !memcmp(s, line, len);
+}
+
+const char *mlf_trace_target_of(const char *text, size_t len)
+{
+	while (len) {
+		const char *nl = memchr(text, '\n', len);
+		size_t llen = nl ? (size_t)(nl - text) : len, i = 0, k;
+
+		for (k = 0; k < sizeof(magics) / sizeof(magics[0]); k++)
+			if (mlf_trace_line_is(text, llen, magics[k].magic))
+				return magics[k].target;
+		while (i < llen && is_space(text[i]))
+			i++;
+		if (i < llen && text[i] != '#')
+			return NULL; /* the header or an op: no magic */
+		if (!nl)
+			break;
+		len -= llen + 1;
+		text = nl + 1;
+	}
+	return NULL;
+}
+
+/* Another target's magic line: which, or NULL. */
+static const char *foreign_magic(const struct mlf_trace_format *f,
+				 const char *s, size_t len, const char **magic)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(magics) / sizeof(magics[0]); k++)
+		if (strcmp(magics[k].target, f->target) &&
+		    mlf_trace_line_is(s, len, magics[k].magic)) {
+			*magic = magics[k].magic;
+			return magics[k].target;
+		}
+	return NULL;
 }
 
 /* Split one line (comment cut off) into tokens; -1 if there are too many. */
@@ -145,13 +193,15 @@ int mlf_trace_next_op(struct mlf_trace_parser *p)
 		const char *line = p->text + p->pos;
 		const char *nl = memchr(line, '\n', p->len - p->pos);
 		size_t llen = nl ? (size_t)(nl - line) : p->len - p->pos;
+		const char *foreign, *magic;
 		int nt;
 
 		p->pos += llen + (nl != NULL);
 		p->line++;
-		if (p->f->foreign_line &&
-		    mlf_trace_line_is(line, llen, p->f->foreign_line)) {
-			mlf_trace_fail(p, "%s", p->f->foreign_what);
+		foreign = foreign_magic(p->f, line, llen, &magic);
+		if (foreign) {
+			mlf_trace_fail(p, "a %s trace ('%s'), not a %s trace",
+				       foreign, magic, p->f->target);
 			return -1;
 		}
 		nt = tokenize(line, llen, p->toks);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The lexing both trace parsers share (trace.c for memcg_lru, reclaim_trace.c
- * for reclaim): lines, tokens, numbers and draw lists, the header line
- * 'nodes N pool P', and the one-line error that names the bad line. What an
- * op line means is each parser's own.
+ * The lexing the trace parsers share (trace.c for memcg_lru, reclaim_trace.c
+ * for reclaim, sched_trace.c for concurrent): lines, tokens, numbers and
+ * draw lists, the header line 'nodes N pool P', the magic lines that tell
+ * the targets' traces apart, and the one-line error that names the bad
+ * line. What an op line means is each parser's own.
  */
 #ifndef _MLF_FUZZ_TRACE_LEX_H
 #define _MLF_FUZZ_TRACE_LEX_H
@@ -32,11 +33,11 @@ struct mlf_trace_format {
 	int max_pool;
 	size_t max_ops; /* caps the caller's cap */
 	/*
-	 * A line (trailing blanks allowed) that marks the text as another
-	 * target's trace, and the error it gets; NULL: none.
+	 * The target whose trace this is ("memcg_lru"): a line that is
+	 * another target's magic line (fuzz/targets.json; trailing blanks
+	 * allowed) is an error wherever it appears.
 	 */
-	const char *foreign_line;
-	const char *foreign_what;
+	const char *target;
 };
 
 /* A parse in progress: mlf_trace_begin(), then mlf_trace_next_op(). */
@@ -68,7 +69,7 @@ void mlf_trace_begin(struct mlf_trace_parser *p,
  * (blank, comments) are taken on the way. Returns how many tokens it has
  * (in p->toks), 0 at the end of a good text, or -1 with the error filled:
  * too many tokens on a line, a bad, missing or second header, more than
- * the cap of op lines, or the format's foreign line.
+ * the cap of op lines, or another target's magic line.
  */
 int mlf_trace_next_op(struct mlf_trace_parser *p);
 
@@ -90,6 +91,13 @@ bool mlf_trace_parse_uint(const char *s, size_t len, unsigned long max,
 
 /* @s (@len bytes) is @line once trailing blanks are cut */
 bool mlf_trace_line_is(const char *s, size_t len, const char *line);
+
+/*
+ * The target whose magic line (fuzz/targets.json) @len bytes of text
+ * begin with, among the comments and blank lines before their first
+ * other line; NULL if none.
+ */
+const char *mlf_trace_target_of(const char *text, size_t len);
 
 /*
  * The value of bin= or draw= (@bins: which), a comma-separated list of

@@ -4,8 +4,8 @@
  * crash, leak or hang on them, must explain every rejection on one line, and
  * whatever it accepts must survive print -> parse and encode -> decode
  * unchanged (check "trace.roundtrip"). Text whose first line is the reclaim
- * magic goes to the reclaim target's parser, under the same checks (when the
- * reclaim codec is linked: MLF_TRACE_RECLAIM).
+ * or the concurrent magic goes to that target's parser, under the same
+ * checks (reclaim's when its codec is linked: MLF_TRACE_RECLAIM).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 
 #include "codec.h"
 #include "kernel/report.h"
+#include "sched_trace.h"
 #include "trace.h"
 #ifdef MLF_TRACE_RECLAIM
 #include "reclaim_trace.h"
@@ -115,6 +116,54 @@ static void reclaim_one(const char *data, size_t size)
 }
 #endif
 
+static struct sched_input sin, sagain;
+static u8 sbytes[MLF_SCHED_HEADER_LEN +
+		 2 * SCHED_MAX_OPS * MLF_SCHED_RECORD_LEN];
+
+/* a concurrent trace: parse -> print -> parse, and encode -> decode */
+static void sched_one(const char *data, size_t size)
+{
+	struct mlf_trace_error err;
+	char *text = NULL;
+	size_t len = 0, nb;
+	FILE *out;
+	long n;
+
+	n = mlf_sched_trace_parse(data, size, &sin, &err);
+	if (n < 0) {
+		check_error(&err);
+		return;
+	}
+	if (n != sin.nr_ops + sin.nr_decisions)
+		mlf_fail_simple("trace.roundtrip",
+				"concurrent: parse counts %ld records of %d ops and %d decisions",
+				n, sin.nr_ops, sin.nr_decisions);
+
+	out = open_memstream(&text, &len);
+	if (!out)
+		abort();
+	mlf_sched_trace_print(out, &sin);
+	fclose(out);
+	if (!mlf_sched_trace_is(text, len))
+		mlf_fail_simple(
+			"trace.roundtrip",
+			"concurrent: the printed trace lacks its magic line");
+	n = mlf_sched_trace_parse(text, len, &sagain, &err);
+	free(text);
+	if (n < 0)
+		mlf_fail_simple("trace.roundtrip",
+				"concurrent: reprinted trace fails: %s", err.msg);
+	if (!mlf_sched_input_equal(&sin, &sagain))
+		mlf_fail_simple("trace.roundtrip",
+				"concurrent print/parse: the input changed");
+
+	nb = mlf_sched_encode(&sin, sbytes);
+	mlf_sched_decode(sbytes, nb, &sagain);
+	if (!mlf_sched_input_equal(&sin, &sagain))
+		mlf_fail_simple("trace.roundtrip",
+				"concurrent encode/decode: the input changed");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mlf_trace_error err;
@@ -130,6 +179,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 #endif
+	if (mlf_sched_trace_is((const char *)data, size)) {
+		sched_one((const char *)data, size);
+		return 0;
+	}
 	n = mlf_trace_parse((const char *)data, size, &h, ops, MLF_FUZZ_MAX_OPS,
 			    &err);
 	if (n < 0) {

@@ -56,6 +56,7 @@ static void random_input(struct sched_input *in)
 		op->node = below(in->nr_nodes);
 		op->arg = (u8)rng();
 		op->target = below(4) ? 0 : below(8);
+		op->bin = below(2) ? 0 : 1 + below(8);
 	}
 	in->nr_decisions = below(12);
 	for (i = 0; i < in->nr_decisions; i++) {

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The structure checks of invariants.md, one function per check name. Each
- * reads the check state (state.h: the port's nodes, the slots, the model,
- * the notes of the op) and never repairs it; it returns true when the
- * invariant holds, else fills @f (check name, node / gen / bin / memcg,
- * message) and returns false. The harness's world.c calls them after every
- * op; tests call them on structures corrupted by hand.
+ * The structure checks, one function per check name (docs/checks.md
+ * defines each: "Lists and tails", "Generations and seq", "Segments, the
+ * model and reclaim progress"). Each reads the check state (state.h: the
+ * port's nodes, the slots, the model, the notes of the op) and never
+ * repairs it; it returns true when the invariant holds, else fills @f
+ * (check name, node / gen / bin / memcg, message) and returns false. The
+ * harness's world.c calls them after every op; tests call them on
+ * structures corrupted by hand.
  */
 #ifndef _MLF_CHECK_CHECKS_H
 #define _MLF_CHECK_CHECKS_H
@@ -30,7 +32,7 @@ bool check_nr_memcgs(const struct mlf_check_state *w, int nid,
 /* seq.monotonic: seq never goes down (against w->seq_before) */
 bool check_seq_monotonic(const struct mlf_check_state *w, int nid,
 			 struct mlf_failure *f);
-/* seq.valid_gens: generation (seq + 2) % 3 is empty */
+/* seq.valid_gens: every generation but old and young ((seq + 2) % 3) is empty */
 bool check_seq_valid_gens(const struct mlf_check_state *w, int nid,
 			  struct mlf_failure *f);
 /* seq.old_nonempty: old is empty only if young is empty too */

@@ -33,7 +33,12 @@
 #include "mm/vmscan.h"
 
 #define LIN_MAX_TASKS 8
-#define LIN_NR_GENS 3
+/*
+ * As many as the port has: the specification names two (old, young) and
+ * leaves the rest empty; how many arrays hold them is the port's choice
+ * (8aa420617918 made it three), which walk.stale_young judges.
+ */
+#define LIN_NR_GENS MEMCG_NR_GENS
 #define LIN_NR_BINS 8
 
 struct lin_memcg {
@@ -110,7 +115,8 @@ bool mlf_lin_section_open(const struct mlf_lin *lin, int nid);
 /* The slots' memcgs changed (an alloc, a release): mlf_lin_touch() rereads. */
 static inline void mlf_lin_memcgs_changed(struct mlf_lin *lin)
 {
-	lin->lrugens_stale = true;
+	/* from any task: a relaxed atomic, no race to ThreadSanitizer */
+	__atomic_store_n(&lin->lrugens_stale, true, __ATOMIC_RELAXED);
 }
 
 /* A write by @task at @step to @addr: note it if it is in an lrugen. */

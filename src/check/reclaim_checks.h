@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The reclaim accounting checks of invariants.md: isolated.*, throttle.*,
- * shadow.budget and stats.reparent. Each reads the reclaim check state
- * (reclaim_state.h) and never repairs it; true when the invariant holds,
- * else @f is filled.
+ * The reclaim accounting checks (docs/checks.md, "Reclaim accounting"):
+ * isolated.*, throttle.*, shadow.budget and stats.reparent. Each reads the
+ * reclaim check state (reclaim_state.h) and never repairs it; true when
+ * the invariant holds, else @f is filled.
  */
 #ifndef _MLF_CHECK_RECLAIM_CHECKS_H
 #define _MLF_CHECK_RECLAIM_CHECKS_H

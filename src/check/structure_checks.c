@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The structure checks of invariants.md (checks.h): list.links,
+ * The structure checks of docs/checks.md (checks.h): list.links,
  * list.membership, tail.cache, nr_memcgs and seq.*, each over the bins of
  * one node as walk.c walks them, and check_structure(), all of them in the
  * order that names the most direct cause.
@@ -313,11 +313,18 @@ bool check_seq_valid_gens(const struct mlf_check_state *w, int nid,
 			  struct mlf_failure *f)
 {
 	unsigned long seq = w->nodes[nid].memcg_lru.seq;
-	int gen = get_memcg_gen(seq + 2);
-	int slot = -1, bin;
+	int old = get_memcg_gen(seq), young = get_memcg_gen(seq + 1);
+	int gen, slot = -1, bin = -1;
 
 	map_prepare(w);
-	bin = first_entry(w, nid, gen, &slot);
+	/* with three generations, (seq + 2) % 3 */
+	for (gen = 0; gen < MEMCG_NR_GENS; gen++) {
+		if (gen == old || gen == young)
+			continue;
+		bin = first_entry(w, nid, gen, &slot);
+		if (bin >= 0)
+			break;
+	}
 	if (bin < 0)
 		return true;
 	mlf_failure_at(f, "seq.valid_gens", nid, gen, bin,

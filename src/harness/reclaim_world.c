@@ -130,6 +130,7 @@ void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 		nr_nodes = 2;
 	world_init(&rw->w, nr_nodes, pool_size);
 	rw->rcs.w = &rw->w.cs;
+	mlf_kswapd_check_init(&rw->kswapd);
 	rw->rcs.root = mem_cgroup_alloc(-1);
 	rw->rcs.root->swappiness = 60;
 	WRITE_ONCE(rw->rcs.root->online, true);
@@ -216,19 +217,30 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 	struct scan_control sc = {
 		.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 		.priority = op->priority,
+		.may_writepage = 1,
+		.may_unmap = 1,
 	};
+	struct pglist_data *pgdat = NODE_DATA(op->node);
 	int walk_gen = get_memcg_gen(rw->w.cs.seq_before[op->node]);
+	unsigned long freed = rw->folios_freed;
 	struct mlf_failure f;
 
 	walk_nr_failed = 0;
 	mlf_walk_probe = walk_probe;
 	mlf_current_is_kswapd = op->kswapd;
 	mlf_current_is_dying = op->dying;
-	mlf_shrink_many(NODE_DATA(op->node), &sc);
+	mlf_shrink_node(pgdat, &sc);
 	mlf_current_is_kswapd = false;
 	mlf_current_is_dying = false;
 	mlf_walk_probe = NULL;
 	rw->w.walks++;
+	/* balance_pgdat(), whose one pass this run stands for */
+	if (op->kswapd && !sc.nr_reclaimed)
+		pgdat->kswapd_failures++;
+	fail_if(check_kswapd_failures(&rw->kswapd, op->node, op->kswapd,
+				      rw->folios_freed - freed,
+				      pgdat->kswapd_failures, &f),
+		&f);
 	fail_if(check_reclaim_progress(&rw->w.cs, op->node, walk_gen,
 				       mlf_reclaim_met(&sc),
 				       walk_failed, walk_nr_failed, &f),

@@ -14,6 +14,7 @@
 #ifndef _MLF_HARNESS_RECLAIM_WORLD_H
 #define _MLF_HARNESS_RECLAIM_WORLD_H
 
+#include "check/kswapd_checks.h"
 #include "check/reclaim_state.h"
 #include "mm/eviction.h"
 #include "mm/workingset.h"
@@ -69,6 +70,8 @@ struct mlf_reclaim_world {
 	 * each lruvec should hold; and, through rcs.w, w.cs.
 	 */
 	struct mlf_reclaim_check_state rcs;
+	/* what kswapd.failures expects of each node */
+	struct mlf_kswapd_check kswapd;
 	struct folio folios[MLF_RECLAIM_MAX_FOLIOS];
 	bool folio_used[MLF_RECLAIM_MAX_FOLIOS];
 	int folio_memcg[MLF_RECLAIM_MAX_FOLIOS];	/* pool slot */

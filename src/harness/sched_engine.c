@@ -14,6 +14,7 @@
 #include "check/checks.h"
 #include "check/lin.h"
 #include "check/walk_checks.h"
+#include "check/walk_stale.h"
 #include "kernel/rcu_model.h"
 #include "kernel/sanitizer.h"
 #include "world.h"
@@ -39,6 +40,7 @@ struct slot {
 
 struct task_state {
 	struct mlf_walk_check walk;
+	struct mlf_walk_stale stale;
 	struct scan_control *sc;
 	struct mem_cgroup *held[MAX_HELD];
 	int nr_held;
@@ -85,9 +87,20 @@ static struct mem_cgroup *alloc_of(int i)
 	return __atomic_load_n(&E.slots[i].alloc, __ATOMIC_RELAXED);
 }
 
+/*
+ * The memcg offline and release act on: the cgroup core hands it to them
+ * under cgroup_mutex, after its online, in whichever task; an acquire of
+ * set_alloc()'s release stands for that (relaxed, ThreadSanitizer saw the
+ * port's offline of a memcg another task allocated race with calloc()).
+ */
+static struct mem_cgroup *handed_over(int i)
+{
+	return __atomic_load_n(&E.slots[i].alloc, __ATOMIC_ACQUIRE);
+}
+
 static void set_alloc(int i, struct mem_cgroup *memcg)
 {
-	__atomic_store_n(&E.slots[i].alloc, memcg, __ATOMIC_RELAXED);
+	__atomic_store_n(&E.slots[i].alloc, memcg, __ATOMIC_RELEASE);
 	mlf_lin_memcgs_changed(&E.lin);
 }
 
@@ -172,7 +185,7 @@ static bool do_offline(int i)
 	harness_point(s);
 	if (state_of(s) != SS_ONLINE)
 		return false;
-	memcg = alloc_of(i);
+	memcg = handed_over(i);
 	set_state(s, SS_OFFLINING);
 	css_offline(memcg);
 	set_state(s, SS_OFFLINE);
@@ -187,9 +200,9 @@ static bool try_release(int i)
 	struct mem_cgroup *memcg;
 
 	harness_point(s);
-	if (state_of(s) != SS_OFFLINE || refs_of(alloc_of(i)))
+	if (state_of(s) != SS_OFFLINE || refs_of(handed_over(i)))
 		return false;
-	memcg = alloc_of(i);
+	memcg = handed_over(i);
 	set_state(s, SS_RELEASING);
 	rcu_assign_pointer(s->memcg, NULL);
 	/* mem_cgroup_css_released(), then the free after a grace period */
@@ -215,6 +228,12 @@ static void drop_held(struct task_state *ts)
 	memmove(&ts->held[0], &ts->held[1], --ts->nr_held * sizeof(ts->held[0]));
 }
 
+/* The node's seq as the harness looks on (walk.stale_young). */
+MLF_NO_TSAN static unsigned long node_seq(int nid)
+{
+	return E.world.cs.nodes[nid].memcg_lru.seq;
+}
+
 static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 {
 	struct scan_control sc = {
@@ -226,13 +245,15 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	bool aborted;
 
 	mlf_walk_check_begin(&ts->walk, nid, mlf_sched_task_index());
+	mlf_walk_stale_begin(&ts->stale, nid, node_seq(nid));
 	ts->sc = &sc;
 	mlf_shrink_many(NODE_DATA(nid), &sc);
 	ts->sc = NULL;
 	aborted = mlf_reclaim_met(&sc);
 	if (!mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f))
 		fail_with(&f);
-	E.stats->walks++;
+	/* every reader counts: relaxed atomics, like ops and skipped */
+	__atomic_fetch_add(&E.stats->walks, 1, __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -305,11 +326,18 @@ static void task_fn(int t, void *arg)
 	int i;
 
 	for (i = 0; i < in->nr_ops; i++) {
+		u8 first;
+
 		if (in->ops[i].task % E.nr_tasks != t)
 			continue;
 		mlf_current_op = i;
-		/* the op's draws: its own, whoever runs before it */
-		mlf_entropy_seed(mix(((u64)in->seed << 16) ^ (u64)i));
+		/*
+		 * The op's draws: its own, whoever runs before it; the first
+		 * chosen by the input where it says so.
+		 */
+		first = in->ops[i].bin ? in->ops[i].bin - 1 : 0;
+		mlf_entropy_seed_after(&first, in->ops[i].bin ? 1 : 0,
+				       mix(((u64)in->seed << 16) ^ (u64)i));
 		if (apply(t, &in->ops[i]))
 			__atomic_fetch_add(&E.stats->ops, 1, __ATOMIC_RELAXED);
 		else
@@ -323,17 +351,51 @@ static void task_fn(int t, void *arg)
 
 /* ---- the probes: every step, every walk event ---- */
 
+/*
+ * At the end of a critical section of node @nid, the node's lists as the
+ * lock leaves them for the next writer: every link and nulls value, the
+ * cached tails, the counts. A writer relies on them when it takes the lock
+ * (lru_gen_add_memcg() links behind the cached tail), so they hold at each
+ * release, not only at quiescence. Membership and seq wait for quiescence:
+ * they depend on ops that span several sections.
+ */
+MLF_NO_TSAN static void section_structure(int nid)
+{
+	struct mlf_failure f;
+	int i;
+
+	bool ok;
+
+	mlf_tsan_ignore_begin();
+	for (i = 0; i < E.in->pool_size; i++)
+		E.world.cs.slots[i].memcg = alloc_of(i);
+	mlf_lrugen_map_fill(&E.world.cs.map, E.world.cs.slots, E.in->pool_size,
+			    E.in->nr_nodes);
+	ok = check_list_links(&E.world.cs, nid, &f) &&
+	     check_tail_cache(&E.world.cs, nid, &f) &&
+	     check_nr_memcgs(&E.world.cs, nid, &f);
+	mlf_tsan_ignore_end();
+	if (!ok)
+		fail_with(&f);
+}
+
 MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 				 void *arg)
 {
 	struct mlf_failure f;
+	bool ok;
 	int nid;
 
 	(void)arg;
 	if (kind == MLF_PT_WRITE || kind == MLF_PT_PUBLISH) {
-		/* who touched which lrugen when: the walk checks need it */
+		/*
+		 * who touched which lrugen when: the walk checks need it (the
+		 * model's memset and qsort are the harness's too: ignored)
+		 */
+		mlf_tsan_ignore_begin();
 		mlf_lin_touch(&E.lin, (const void *)addr, mlf_sched_step(),
 			      mlf_sched_task_index());
+		mlf_tsan_ignore_end();
 		return;
 	}
 	if (kind != MLF_PT_UNLOCK)
@@ -342,9 +404,13 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 	if (nid < 0)
 		return;
 	/* the end of a critical section of node nid: one operation */
-	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(),
-			  mlf_sched_task_index(), &f))
+	mlf_tsan_ignore_begin();
+	ok = mlf_lin_step(&E.lin, nid, mlf_sched_step(),
+			  mlf_sched_task_index(), &f);
+	mlf_tsan_ignore_end();
+	if (!ok)
 		fail_with(&f);
+	section_structure(nid);
 	E.stats->sections++;
 }
 
@@ -366,6 +432,7 @@ MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
 	struct task_state *ts;
 	struct mlf_failure f;
 	int slot = -1;
+	bool ok;
 
 	if (t < 0 || t >= E.nr_tasks)
 		return;
@@ -401,9 +468,21 @@ MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
 	case MLF_WALK_END:
 		break;
 	}
-	if (!mlf_walk_check_event(&ts->walk, &E.lin, event, arg, slot,
-				  mlf_sched_step(), &f))
+	mlf_tsan_ignore_begin();
+	ok = mlf_walk_check_event(&ts->walk, &E.lin, event, arg, slot,
+				  mlf_sched_step(), &f);
+	mlf_tsan_ignore_end();
+	if (!ok)
 		fail_with(&f);
+	if (event == MLF_WALK_START || event == MLF_WALK_VISIT) {
+		/* a visit of no live memcg failed as rcu.uaf above */
+		int memcg_gen = event == MLF_WALK_VISIT && slot >= 0 ?
+			((struct lruvec *)obj)->lrugen.gen : -1;
+
+		if (!mlf_walk_stale_event(&ts->stale, event, arg, slot, memcg_gen,
+					  node_seq(ts->stale.nid), &f))
+			fail_with(&f);
+	}
 }
 
 /* What shrink_one() decided: note a YOUNG in an offline's window. */
@@ -455,6 +534,32 @@ MLF_NO_TSAN static u64 state_hash(void *arg)
 		HASH(E.slots[i].state);
 		HASH(memcg ? refs_of(memcg) + 1 : 0);
 	}
+	/*
+	 * What a task carries that the structures do not show: a walk's
+	 * generation, pass and the memcgs it met (the last one is where it
+	 * stands), what reclaim found so far, the references it holds.
+	 */
+	for (i = 0; i < E.nr_tasks; i++) {
+		const struct task_state *ts = &E.tasks[i];
+		const struct mlf_walk_check *w = &ts->walk;
+		int k;
+
+		HASH(w->active);
+		HASH(w->gen);
+		HASH(w->bin);
+		HASH(w->bins_done);
+		HASH(w->pass_open);
+		HASH(w->last_nulls);
+		HASH(w->met);
+		HASH(w->pass_met);
+		HASH(w->derailed);
+		HASH(w->nr_log ? w->log[(w->nr_log - 1) % ARRAY_SIZE(w->log)].slot : -2);
+		HASH(ts->stale.seq_begin);
+		HASH(ts->sc ? ts->sc->nr_reclaimed + 1 : 0);
+		HASH(ts->nr_held);
+		for (k = 0; k < ts->nr_held; k++)
+			HASH(ts->held[k]->id);
+	}
 #undef HASH
 	return h;
 }
@@ -495,9 +600,14 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 	world_init(&E.world, in->nr_nodes, in->pool_size);
 	mlf_current_op = MLF_NONE;
 	for (i = 0; i < in->nr_initial && i < in->pool_size; i++) {
-		mlf_entropy_seed(mix(((u64)in->seed << 16) ^ 0xffffULL ^ i));
+		u8 bin = in->initial_bin ? in->initial_bin - 1 : 0;
+
+		mlf_entropy_seed_after(&bin, in->initial_bin ? 1 : 0,
+				       mix(((u64)in->seed << 16) ^ 0xffffULL ^ i));
 		do_online(i, (u8)mix(in->seed + i));
 	}
+	for (i = 0; i < in->nr_nodes; i++)
+		E.world.cs.seq_before[i] = E.world.cs.nodes[i].memcg_lru.seq;
 	mlf_lin_init(&E.lin, E.world.cs.nodes, in->nr_nodes, in->pool_size,
 		     lin_memcg_of, NULL);
 	if (!mlf_lin_sync(&E.lin, &f))
@@ -565,7 +675,7 @@ static void quiescence(void)
 	}
 	fill_world();
 	for (nid = 0; nid < E.in->nr_nodes; nid++) {
-		E.world.cs.seq_before[nid] = 0;
+		/* seq_before: the node's seq when the tasks started */
 		if (!check_seq_monotonic(&E.world.cs, nid, &f) ||
 		    !check_structure(&E.world.cs, nid, &f))
 			fail_with(&f);

@@ -14,11 +14,12 @@
  * critical section, and release clears the pointer before css_release(),
  * whose free waits for a grace period.
  *
- * Checked while it runs: the rcu.* checks and sched.* of the scheduler,
- * lin.step at every critical section of a node lock (lin.h), walk.gen /
- * walk.end / walk.complete on every walk (walk_checks.h), reader.nulls and
- * reader.terminates; at the end lin.final, conservation and every
- * structure check.
+ * Checked while it runs: the rcu.* checks and sched.* of the scheduler
+ * (sched.livelock bounds a walk that does not end), at every release of a
+ * node lock lin.step (lin.h) and that node's list.links, tail.cache and
+ * nr_memcgs, walk.gen / walk.end / walk.complete and reader.nulls on every
+ * walk (walk_checks.h); at the end lin.final, conservation, seq.monotonic
+ * against the seq the tasks started from, and every structure check.
  */
 #ifndef _MLF_HARNESS_SCHED_ENGINE_H
 #define _MLF_HARNESS_SCHED_ENGINE_H
@@ -59,6 +60,9 @@ struct sched_op {
 	u8 arg;		/* rotate: MEMCG_LRU_*; soft: softirq; set, online:
 			 * shrink flags */
 	u16 target;	/* reclaim: pages */
+	u8 bin;		/* 0: the op's draws from the seed; else its first
+			 * draw (a bin, for online / rotate / soft / a walk's
+			 * first bin) is bin - 1 */
 };
 
 struct sched_input {
@@ -67,6 +71,9 @@ struct sched_input {
 	int nr_writers;			/* tasks 0.. */
 	int nr_readers;			/* the tasks after them */
 	int nr_initial;			/* slots onlined before the run */
+	u8 initial_bin;			/* 0: their bins drawn from the seed;
+					 * else every one in bin initial_bin - 1
+					 * (a scenario of tools/mlf explore) */
 	enum mlf_sched_policy policy;	/* input or PCT */
 	u32 seed;			/* draws; PCT's priorities */
 	int nr_ops;

@@ -137,7 +137,8 @@ MLF_NO_TSAN int mlf_explore_choose(struct mlf_explore_run *run,
 		if (run->state_hash)
 			key ^= run->state_hash(run->hash_arg) *
 			       0x9e3779b97f4a7c15ULL;
-		if (visited_seen(visited, key, preemptions, stats)) {
+		if (visited_seen(visited, key, preemptions, stats) &&
+		    !run->count_only) {
 			run->pruned_from = i;
 			stats->pruned++;
 		}

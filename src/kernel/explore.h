@@ -39,6 +39,8 @@ struct mlf_explore_run {
 	/* the harness's state hash at a choice point (NULL: no hashing) */
 	u64 (*state_hash)(void *arg);
 	void *hash_arg;
+	/* count the distinct states, cut nothing: the full enumeration */
+	bool count_only;
 	/* out: every choice point of the run */
 	struct mlf_choice log[MLF_EXPLORE_MAX_CHOICES];
 	int nr_log;

@@ -141,8 +141,14 @@ MLF_NO_TSAN void mlf_fiber_reset(struct mlf_fiber *f, void (*fn)(void *arg),
 		f->sp = sp;
 	}
 #endif
-	if (!f->tsan_fiber)
-		f->tsan_fiber = mlf_tsan_create_fiber();
+	/*
+	 * A fiber left mid-frame (a failure a test caught) may have been
+	 * inside a harness hook, ignoring its accesses: a fresh TSan fiber
+	 * starts with nothing ignored and no stale history.
+	 */
+	if (f->tsan_fiber)
+		mlf_tsan_destroy_fiber(f->tsan_fiber);
+	f->tsan_fiber = mlf_tsan_create_fiber();
 }
 
 MLF_NO_TSAN int mlf_fiber_create(struct mlf_fiber *f, size_t stack_size,

@@ -6,6 +6,8 @@
 #ifndef _MLF_KERNEL_KERNEL_H
 #define _MLF_KERNEL_KERNEL_H
 
+#include "bitops.h"
+#include "blkdev.h"
 #include "bug.h"
 #include "compiler.h"
 #include "irqflags.h"

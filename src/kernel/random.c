@@ -21,7 +21,18 @@ void mlf_entropy_seed(u64 seed)
 
 	e->prng_state = seed ? seed : 0x9e3779b97f4a7c15ULL;
 	e->use_prng = true;
+	e->len = e->pos = 0;
 	e->draws = 0;
+}
+
+void mlf_entropy_seed_after(const u8 *bytes, size_t len, u64 seed)
+{
+	struct mlf_entropy *e;
+
+	mlf_entropy_seed(seed);
+	e = &mlf_current()->entropy;
+	e->bytes = bytes;
+	e->len = len;
 }
 
 unsigned long mlf_entropy_draws(void)
@@ -52,7 +63,7 @@ u32 get_random_u32(void)
 	struct mlf_entropy *e = &mlf_current()->entropy;
 
 	e->draws++;
-	if (e->use_prng)
+	if (e->use_prng && e->pos >= e->len)
 		return (u32)(xorshift64(e) >> 32);
 	return next_byte(e) | next_byte(e) << 8 | next_byte(e) << 16 |
 	       (u32)next_byte(e) << 24;
@@ -68,7 +79,7 @@ u32 get_random_u32_below(u32 ceil)
 
 	if (!ceil)
 		return 0;
-	if (e->use_prng) {
+	if (e->use_prng && e->pos >= e->len) {
 		e->draws++;
 		return (u32)(((xorshift64(e) >> 32) * (u64)ceil) >> 32);
 	}

@@ -21,6 +21,8 @@ u32 get_random_u32(void);
 void mlf_entropy_bytes(const u8 *bytes, size_t len);
 /* Draw from a xorshift PRNG with this seed. */
 void mlf_entropy_seed(u64 seed);
+/* Draw @bytes first (one a small draw), then from the PRNG with @seed. */
+void mlf_entropy_seed_after(const u8 *bytes, size_t len, u64 seed);
 /* Number of draws made since the source was set. */
 unsigned long mlf_entropy_draws(void);
 

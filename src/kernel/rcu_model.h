@@ -57,6 +57,8 @@ void mlf_rcu_model_task_done(void);
 void mlf_rcu_model_free(void *ptr, size_t size);
 /* Whether @p lies in memory freed (and quarantined) in this run. */
 bool mlf_rcu_model_freed(const void *p);
+/* The model's share of an exploration's state hash (explore.h). */
+u64 mlf_rcu_model_hash(void);
 /* A scheduling point on @addr: fails if it lies in freed memory. */
 void mlf_rcu_model_access(const volatile void *addr, enum mlf_point kind);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Named failure reports: printing, and the handler tests may replace. */
 #include "report.h"
+#include "sanitizer.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,8 +67,14 @@ void mlf_set_context_printer(mlf_context_printer_t printer)
 	context_printer = printer;
 }
 
+#ifdef MLF_TSAN
+__thread int mlf_tsan_ignore_depth;
+#endif
+
 void mlf_fail(const struct mlf_failure *f)
 {
+	/* the run is over: a harness check's ignored stretch ends here */
+	mlf_tsan_ignore_reset();
 	if (fail_handler) {
 		fail_handler(f);
 		return;

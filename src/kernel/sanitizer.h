@@ -39,6 +39,33 @@
 /* no happens-before: the schedule must not hide races */
 #define mlf_tsan_switch_to_fiber(f) \
 	__tsan_switch_to_fiber((f), __tsan_switch_to_fiber_no_sync)
+/*
+ * A harness check that reads the port's structures in the middle of a
+ * run, from whichever task reached the point: its reads are the
+ * harness's, not the code under test's, and must not be reported.
+ * An ignored stretch never spans a fiber switch, so one depth per OS
+ * thread is the running fiber's; a failure reported inside one ends it
+ * (mlf_tsan_ignore_reset(), from mlf_fail()), or TSan would report the
+ * fiber finishing with its accesses ignored.
+ */
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+extern __thread int mlf_tsan_ignore_depth;
+static inline void mlf_tsan_ignore_begin(void)
+{
+	__tsan_ignore_thread_begin();
+	mlf_tsan_ignore_depth++;
+}
+static inline void mlf_tsan_ignore_end(void)
+{
+	mlf_tsan_ignore_depth--;
+	__tsan_ignore_thread_end();
+}
+static inline void mlf_tsan_ignore_reset(void)
+{
+	while (mlf_tsan_ignore_depth > 0)
+		mlf_tsan_ignore_end();
+}
 #else
 #define MLF_NO_TSAN
 #define mlf_tsan_acquire(addr) ((void)(addr))
@@ -47,6 +74,9 @@
 #define mlf_tsan_create_fiber() NULL
 #define mlf_tsan_destroy_fiber(f) ((void)(f))
 #define mlf_tsan_switch_to_fiber(f) ((void)(f))
+#define mlf_tsan_ignore_begin() ((void)0)
+#define mlf_tsan_ignore_end() ((void)0)
+#define mlf_tsan_ignore_reset() ((void)0)
 #endif
 
 #ifdef MLF_ASAN

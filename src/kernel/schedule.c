@@ -4,7 +4,11 @@
  * each scheduling point, blocking and waking, and the record of recent
  * steps for failure reports. Its own bookkeeping is out of ThreadSanitizer's
  * sight (MLF_NO_TSAN): the tasks share it with no happens-before, which is
- * right for the code under test and would be noise here.
+ * right for the code under test and would be noise here. What it calls on
+ * the harness's behalf (the point hook, the exploration's choice, the RCU
+ * model's check of an access) runs with the task's accesses ignored
+ * (mlf_tsan_ignore_begin()): those are the harness's reads and writes, in
+ * other files, made from whichever task reached the point.
  */
 #include "schedule.h"
 
@@ -38,8 +42,13 @@ int mlf_sched_on;
 __attribute__((section("__libfuzzer_extra_counters"), used)) static u8
 	feedback[FEEDBACK_SIZE];
 
-static void note_interleaving(const struct mlf_site *mine,
-			      const struct mlf_site *other)
+/*
+ * The scheduler's own bookkeeping, like the rest of it: every fiber bumps
+ * the counters, which ThreadSanitizer would call a race of each fiber's
+ * first switch (the first input of every fuzz-tsan run).
+ */
+MLF_NO_TSAN static void note_interleaving(const struct mlf_site *mine,
+					  const struct mlf_site *other)
 {
 	u64 h = ((u64)(uintptr_t)mine * 0x9e3779b97f4a7c15ULL) ^
 		((u64)(uintptr_t)other * 0xc2b2ae3d27d4eb4fULL);
@@ -71,6 +80,7 @@ struct mlf_sched_task {
 	enum mlf_sched_wait wait;
 	const void *wait_on;
 	unsigned long points;
+	const struct mlf_site *at;	/* the point it stands at */
 	int priority;			/* PCT */
 	struct mlf_fiber fiber;
 	bool fiber_made;
@@ -317,13 +327,16 @@ MLF_NO_TSAN static u64 sched_hash(void)
 	for (i = 0; i <= S.nr; i++) {
 		const struct mlf_sched_task *t = task_at(i);
 		u64 v[] = { t->state, t->wait, t->points, t->task.op,
-			    (u64)t->task.rcu_read_depth, t->task.locks_held };
+			    (u64)t->task.rcu_read_depth, t->task.locks_held,
+			    (u64)(uintptr_t)t->at };
 		size_t k;
 
 		for (k = 0; k < ARRAY_SIZE(v); k++)
 			h = (h ^ v[k]) * 0x100000001b3ULL;
 	}
-	return h;
+	/* who runs: going on is free for it, a preemption for the others */
+	h = (h ^ (u64)slot_of(S.cur)) * 0x100000001b3ULL;
+	return h ^ mlf_rcu_model_hash();
 }
 
 MLF_NO_TSAN static struct mlf_sched_task *choose_explore(bool free_switch)
@@ -356,15 +369,23 @@ MLF_NO_TSAN static struct mlf_sched_task *choose_explore(bool free_switch)
 MLF_NO_TSAN static struct mlf_sched_task *choose(bool at_point,
 						 bool free_switch)
 {
+	struct mlf_sched_task *next;
+
+	mlf_tsan_ignore_begin();
 	switch (S.cfg->policy) {
 	case MLF_SCHED_PCT:
-		return choose_pct(at_point);
+		next = choose_pct(at_point);
+		break;
 	case MLF_SCHED_EXPLORE:
-		return choose_explore(free_switch);
+		next = choose_explore(free_switch);
+		break;
 	case MLF_SCHED_INPUT:
 	default:
-		return choose_input(at_point);
+		next = choose_input(at_point);
+		break;
 	}
+	mlf_tsan_ignore_end();
+	return next;
 }
 
 /* ---- switching ---- */
@@ -483,6 +504,7 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 		return;		/* the harness's set-up, between tasks */
 	S.step++;
 	cur->points++;
+	cur->at = site;
 	record(kind, addr, site);
 	if (S.last_task != cur->index) {
 		/* a switch happened before this point */
@@ -492,8 +514,11 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	S.last_site = site;
 	if (S.step > S.max_steps)
 		fail_livelock();
-	if (S.cfg->on_point)
+	if (S.cfg->on_point) {
+		mlf_tsan_ignore_begin();
 		S.cfg->on_point(kind, addr, S.cfg->arg);
+		mlf_tsan_ignore_end();
+	}
 	/*
 	 * Exploring, a task's own first point is no choice: it was just
 	 * chosen to run (and switching back would repeat a schedule), except
@@ -509,8 +534,11 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	 * Back to run the access: if what it touches was freed, by now or
 	 * by whoever ran meanwhile, it fails here, named by how it happened.
 	 */
-	if (addr)
+	if (addr) {
+		mlf_tsan_ignore_begin();
 		mlf_rcu_model_access(addr, kind);
+		mlf_tsan_ignore_end();
+	}
 }
 
 /* ---- tasks ---- */
@@ -597,6 +625,7 @@ MLF_NO_TSAN static void setup_task(struct mlf_sched_task *t, int index,
 	t->state = T_RUNNABLE;
 	t->wait_on = NULL;
 	t->points = 0;
+	t->at = NULL;
 	t->priority = 0;
 	if (!t->fiber_made) {
 		if (mlf_fiber_create(&t->fiber, STACK_SIZE, fn, t))

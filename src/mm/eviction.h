@@ -106,6 +106,35 @@ typedef void (*mlf_evict_probe_t)(enum mlf_evict_event event,
 				  struct lruvec *lruvec, const void *arg);
 extern mlf_evict_probe_t mlf_evict_probe;
 
+/* ---- what lru_gen_shrink_node() calls that the port leaves out ---- */
+
+/* the memcg LRU is the point of the port: memcgs are never disabled */
+static inline bool mem_cgroup_disabled(void)
+{
+	return false;
+}
+
+/* folios go onto the LRU at once here: no per-CPU batches to drain */
+static inline void lru_add_drain(void)
+{
+}
+
+/* the page table walk of the aging is left out (the aging only counts) */
+static inline void set_mm_walk(struct pglist_data *pgdat, bool force_alloc)
+{
+}
+
+static inline void clear_mm_walk(void)
+{
+}
+
+/* no swap limit: anon is reclaimable wherever swappiness allows */
+static inline bool can_reclaim_anon_pages(struct mem_cgroup *memcg, int nid,
+					  struct scan_control *sc)
+{
+	return true;
+}
+
 /* ---- entry points ---- */
 
 void lru_gen_init_folios(struct lruvec *lruvec);

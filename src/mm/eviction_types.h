@@ -119,10 +119,15 @@ struct folio {
 	atomic_long_t state_local[NR_VM_NODE_STAT_ITEMS]; \
 	unsigned long lru_zone_size[NR_LRU_LISTS][MAX_NR_ZONES];
 
-/* struct pglist_data: node stats and the isolation throttle's events */
+/*
+ * struct pglist_data: node stats, the isolation throttle's events, and
+ * kswapd's count of runs that reclaimed nothing (it gives up on the node at
+ * MAX_RECLAIM_RETRIES)
+ */
 #define PGDAT_EVICTION_FIELDS                           \
 	atomic_long_t vm_stat[NR_VM_NODE_STAT_ITEMS];   \
-	atomic_long_t nr_throttled_isolated;
+	atomic_long_t nr_throttled_isolated;            \
+	int kswapd_failures;		/* Number of 'reclaimed == 0' runs */
 
 /*
  * struct mem_cgroup: the parent (stats of a dying memcg go there), the

@@ -8,9 +8,9 @@
 #ifndef _MLF_MM_SHRINK_ONE_HOOK_H
 #define _MLF_MM_SHRINK_ONE_HOOK_H
 
-#define shrink_one(lruvec, sc)                                        \
+#define shrink_one(lv, sc)                                            \
 	({                                                            \
-		struct lruvec *__mlf_lruvec = (lruvec);               \
+		struct lruvec *__mlf_lruvec = (lv);                   \
 		trace_mlf_walk(MLF_WALK_VISIT, __mlf_lruvec, 0);      \
 		mlf_walk_visit_result(__mlf_lruvec,                   \
 				      (shrink_one)(__mlf_lruvec, (sc))); \

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The memcg LRU of the multi-gen LRU, ported from mm/vmscan.c of Linux 6.12
- * (section "memcg LRU", shrink_one(), shrink_many(), lru_gen_init_pgdat()),
+ * (section "memcg LRU", shrink_one(), shrink_many(), lru_gen_init_pgdat(),
+ * and for the reclaim port lru_gen_shrink_node() and set_initial_priority()),
  * with the seed series' patches behind the CONFIG_LRU_GEN_* features of
  * variant.h. shrink_one() and should_abort_scan() are 6.12's; what they
  * call below is modelled (shrink_one.h): what reclaim would find in a
@@ -258,6 +259,7 @@ static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc)
 	/* kswapd should abort if all eligible zones are safe */
 	return true;
 }
+
 static int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
 {
 	bool success;
@@ -298,8 +300,6 @@ static int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
 	return READ_ONCE(lruvec->lrugen.seg) != MEMCG_LRU_TAIL ?
 	       MEMCG_LRU_TAIL : MEMCG_LRU_YOUNG;
 }
-
-
 
 /* each call of shrink_one() reports its VISIT and decision */
 #include "shrink_one_hook.h"
@@ -435,6 +435,80 @@ void lru_gen_init_pgdat(struct pglist_data *pgdat)
 	}
 }
 
+#ifdef MLF_EVICTION
+/******************************************************************************
+ *                          a node's global reclaim (the reclaim port)
+ ******************************************************************************/
+
+static void set_initial_priority(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	int priority;
+	unsigned long reclaimable;
+
+	if (sc->priority != DEF_PRIORITY || sc->nr_to_reclaim < MIN_LRU_BATCH)
+		return;
+	/*
+	 * Determine the initial priority based on
+	 * (total >> priority) * reclaimed_to_scanned_ratio = nr_to_reclaim,
+	 * where reclaimed_to_scanned_ratio = inactive / total.
+	 */
+	reclaimable = node_page_state(pgdat, NR_INACTIVE_FILE);
+	if (can_reclaim_anon_pages(NULL, pgdat->node_id, sc))
+		reclaimable += node_page_state(pgdat, NR_INACTIVE_ANON);
+
+	/* round down reclaimable and round up sc->nr_to_reclaim */
+	priority = fls_long(reclaimable) - 1 - fls_long(sc->nr_to_reclaim - 1);
+
+	/*
+	 * The estimation is based on LRU pages only, so cap it to prevent
+	 * overshoots of shrinker objects by large margins.
+	 */
+	sc->priority = clamp(priority, DEF_PRIORITY / 2, DEF_PRIORITY);
+}
+
+static void lru_gen_shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	struct blk_plug plug;
+	unsigned long reclaimed = sc->nr_reclaimed;
+
+	VM_WARN_ON_ONCE(!root_reclaim(sc));
+
+	/*
+	 * Unmapped clean folios are already prioritized. Scanning for more of
+	 * them is likely futile and can cause high reclaim latency when there
+	 * is a large number of memcgs.
+	 */
+	if (!sc->may_writepage || !sc->may_unmap)
+		goto done;
+
+	lru_add_drain();
+
+	blk_start_plug(&plug);
+
+	set_mm_walk(pgdat, sc->proactive);
+
+	set_initial_priority(pgdat, sc);
+
+	if (current_is_kswapd())
+		sc->nr_reclaimed = 0;
+
+	if (mem_cgroup_disabled())
+		shrink_one(mem_cgroup_lruvec(NULL, pgdat), sc);
+	else
+		shrink_many(pgdat, sc);
+
+	if (current_is_kswapd())
+		sc->nr_reclaimed += reclaimed;
+
+	clear_mm_walk();
+
+	blk_finish_plug(&plug);
+done:
+	if (sc->nr_reclaimed > reclaimed)
+		pgdat->kswapd_failures = 0;
+}
+#endif /* MLF_EVICTION */
+
 /******************************************************************************
  *                          entry points for the harness
  ******************************************************************************/
@@ -459,3 +533,20 @@ void mlf_rotate_memcg(struct lruvec *lruvec, int op)
 {
 	lru_gen_rotate_memcg(lruvec, op);
 }
+
+#ifdef MLF_EVICTION
+void mlf_shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	struct mlf_walk walk = {
+		.pgdat = pgdat,
+		.heads = &pgdat->memcg_lru.fifo[0][0],
+		.head_size = sizeof(pgdat->memcg_lru.fifo[0][0]),
+		.nr_gens = MEMCG_NR_GENS,
+		.nr_bins = MEMCG_NR_BINS,
+	};
+
+	mlf_walk_begin(&walk);
+	lru_gen_shrink_node(pgdat, sc);
+	mlf_walk_end();
+}
+#endif

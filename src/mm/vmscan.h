@@ -30,6 +30,9 @@ struct scan_control {
 	s8 priority;
 	/* Proactive reclaim invoked by userspace through memory.reclaim */
 	unsigned int proactive : 1;
+	/* Writepage and unmapping: the reclaim port's node reclaim wants both */
+	unsigned int may_writepage : 1;
+	unsigned int may_unmap : 1;
 };
 
 /*
@@ -53,5 +56,9 @@ static inline bool mlf_reclaim_met(const struct scan_control *sc)
 void mlf_shrink_many(struct pglist_data *pgdat, struct scan_control *sc);
 /* lru_gen_rotate_memcg() */
 void mlf_rotate_memcg(struct lruvec *lruvec, int op);
+#ifdef MLF_EVICTION
+/* lru_gen_shrink_node(): a node's global reclaim (the reclaim port) */
+void mlf_shrink_node(struct pglist_data *pgdat, struct scan_control *sc);
+#endif
 
 #endif

@@ -30,7 +30,8 @@ import extract  # noqa: E402
 PORT = os.path.join(ROOT, "src", "mm", "vmscan.c")
 FUNCTIONS = ("lru_gen_rotate_memcg", "lru_gen_online_memcg", "lru_gen_offline_memcg",
              "lru_gen_release_memcg", "lru_gen_soft_reclaim", "should_abort_scan",
-             "shrink_one", "shrink_many", "lru_gen_init_pgdat")
+             "shrink_one", "shrink_many", "lru_gen_init_pgdat", "set_initial_priority",
+             "lru_gen_shrink_node")
 # the variant's features, as src/mm/variant.h defines them
 FEATURES = ("CONFIG_LRU_GEN_TAIL_CACHE", "CONFIG_LRU_GEN_YOUNG_SKIP",
             "CONFIG_LRU_GEN_RESCHED", "CONFIG_LRU_GEN_LOCKRAND")

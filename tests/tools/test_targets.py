@@ -89,15 +89,15 @@ class Table(unittest.TestCase):
         self.assertEqual(regressions.guess_target(path), "xattr_lru")
 
     def test_traced_targets(self):
-        self.assertEqual(targets.with_trace(), ["memcg_lru", "reclaim"])
+        self.assertEqual(targets.with_trace(), ["memcg_lru", "concurrent", "reclaim"])
         self.entry("reclaim")["trace"] = None
         self.use()
-        self.assertEqual(targets.with_trace(), ["memcg_lru"])
+        self.assertEqual(targets.with_trace(), ["memcg_lru", "concurrent"])
         err = io.StringIO()
         with redirect_stderr(err):
             rc = main.main(["trace", "decode", "--target", "reclaim", "x"])
         self.assertEqual(rc, 2)
-        self.assertIn("no trace for target 'reclaim' (have: memcg_lru)", err.getvalue())
+        self.assertIn("no trace for target 'reclaim' (have: memcg_lru, concurrent)", err.getvalue())
 
     def test_seeds_and_generators_agree(self):
         commands = corpus.seed_commands()

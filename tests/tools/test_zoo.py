@@ -15,6 +15,9 @@
   must match its patch, another name gets TARGET unless memcg_lru, nothing
   is ever overwritten.
 - `tools/mlf list variants` prints each bug's main Expect: and Summary.
+- historical bugs: a Fixed-by: that starts with an upstream commit hash
+  makes one; tools/mlf zoo --historical runs exactly those, each with an
+  Engine:, and docs/historical.md has a row for each of their commits.
 Run standalone: python3 tests/tools/test_zoo.py
 """
 import io
@@ -126,6 +129,59 @@ class ZooRuns(unittest.TestCase):
         self.assertFalse(bugs.catches("rcu.uaf", "rcu.stale|vm.warn"))
         self.assertFalse(bugs.catches("rcu", "rcu.stale|vm.warn"))
         self.assertFalse(bugs.catches(None, "rcu.stale"))
+
+
+class Historical(unittest.TestCase):
+    def test_upstream_fix_is_a_leading_hash(self):
+        self.assertEqual(zoo.upstream_fix(ZOO["bug-release-spin"]), "6867c7a33206")
+        self.assertEqual(zoo.upstream_fix(ZOO["bug-lock-not-irqsafe"]), "814bc1de03ea")
+        # a seed patch, and a bug of our own making, did not ship
+        self.assertIsNone(zoo.upstream_fix(ZOO["bug-shadow-lru-size"]))
+        self.assertIsNone(zoo.upstream_fix(ZOO["bug-stale-tail-on-del"]))
+
+    def test_historical_bugs_say_their_engine_and_are_documented(self):
+        names = zoo.historical(ZOO)
+        self.assertIn("bug-release-spin", names)
+        with open(os.path.join(common.ROOT, "docs", "historical.md"), encoding="utf-8") as f:
+            doc = f.read()
+        for n in names:
+            bug = ZOO[n]
+            self.assertIn(bug.field("Engine"), ("sequential", "scheduled"), n)
+            self.assertNotIn("Origin", bug.fields, n)
+            self.assertIn(zoo.upstream_fix(bug), doc, n)
+            self.assertIn(n, doc, n)
+
+    def test_historical_runs_exactly_those(self):
+        seen = []
+
+        def fake_zoo_one(bug, target, args, extra):
+            seen.append(bug.name)
+            return {"name": bug.name, "target": target, "expect": bug.expect_for(target),
+                    "engine": bug.engine, "fixed_by": zoo.upstream_fix(bug), "caught": True,
+                    "caught_runs": 1, "runs": [{}], "other_checks": {},
+                    "median_seconds": 1.0, "median_execs": 10}
+        saved = zoo.zoo_one
+        zoo.zoo_one = fake_zoo_one
+        try:
+            out = io.StringIO()
+            with redirect_stdout(out):
+                self.assertEqual(main.main(["zoo", "--historical", "--runs", "1"]), 0)
+        finally:
+            zoo.zoo_one = saved
+        self.assertEqual(sorted(set(seen)), sorted(zoo.historical(ZOO)))
+        table = out.getvalue()
+        self.assertIn("fixed by", table)
+        self.assertIn("6867c7a33206", table)
+        self.assertIn("docs/historical.md", table)
+
+    def test_historical_and_bugs_is_one_error_line(self):
+        err = io.StringIO()
+        with redirect_stderr(err):
+            rc = main.main(["zoo", "--historical", "--bugs", "bug-release-spin"])
+        self.assertNotEqual(rc, 0)
+        lines = [x for x in err.getvalue().splitlines() if x.strip()]
+        self.assertEqual(len(lines), 1, err.getvalue())
+        self.assertIn("--historical", lines[0])
 
 
 class Regressions(unittest.TestCase):

@@ -38,10 +38,9 @@ def run(args, extra):
         with open(args.file + ".min.trace", "w", encoding="utf-8") as f:
             f.write(trace)
     shutil.rmtree(work, ignore_errors=True)
-    nops = len(shrink.split_trace(trace)[1]) if trace else None
     print("minimize: %s -> %s (%d bytes%s), signature %s" % (
         args.file, args.file + ".min", os.path.getsize(args.file + ".min"),
-        ", %d ops" % nops if nops is not None else "", sig))
+        shrink.describe(trace), sig))
     if trace:
         print(trace, end="")
     if args.save:

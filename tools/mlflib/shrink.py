@@ -5,20 +5,29 @@ Two passes, each keeping the failure's signature (signatures.py):
   1. byte level: libFuzzer's -minimize_crash (fuzz preset), kept only if the
      signature survives;
   2. op level (the targets with a trace, fuzz/targets.json): delta
-     debugging over the trace's op lines, memcgs renumbered, then the
-     smallest pool and the fewest nodes that still fail.
-minimize() is what `tools/mlf minimize` and `tools/mlf zoo` call. A library
-module (see __init__.py).
+     debugging over the trace's lines after the header (a concurrent
+     trace's ops and schedule decisions together), memcgs renumbered, then
+     the smallest pool and the fewest nodes that still fail; for a
+     concurrent trace also the fewest tasks (renumbered) and initial
+     memcgs.
+A bug that only ThreadSanitizer shows (Sanitizer: tsan) is minimized in the
+fuzz-tsan build, replays and all. minimize() is what `tools/mlf minimize`
+and `tools/mlf zoo` call. A library module (see __init__.py).
 """
 import os
 import re
 import subprocess
 import tempfile
 
+from . import bugs
 from . import builds
 from . import common
 from . import signatures
 from . import targets
+
+# the lines of a trace's header: 'nodes N pool P', then a concurrent
+# trace's run line
+HEADER_WORDS = ("nodes", "run")
 
 
 class Replayer:
@@ -63,12 +72,12 @@ class Replayer:
             os.remove(f.name)
 
 
-def byte_minimize(target, variant, bug, path, sig, work, runs):
+def byte_minimize(target, variant, bug, path, sig, work, runs, preset="fuzz"):
     """libFuzzer -minimize_crash; returns the path of the best input. The
     pass is an extra: when libFuzzer cannot run it, one line says why and
     the op-level pass goes on from the input."""
     try:
-        build = builds.ensure_built_quiet("fuzz", variant, bug, targets=[target])
+        build = builds.ensure_built_quiet(preset, variant, bug, targets=[target])
     except common.MlfError as e:
         print("mlf minimize: no byte-level pass (%s)" % e)
         return path
@@ -76,7 +85,8 @@ def byte_minimize(target, variant, bug, path, sig, work, runs):
     cmd = [builds.binary(build, target), "-minimize_crash=1", "-runs=%d" % runs,
            "-exact_artifact_path=" + out, path]
     common.show(cmd)
-    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=work)
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=work,
+                          env=common.sanitizer_env())
     if os.path.exists(out):
         return out
     if proc.returncode != 0:
@@ -86,18 +96,40 @@ def byte_minimize(target, variant, bug, path, sig, work, runs):
     return path
 
 
+def presets(bug):
+    """(replay preset, libFuzzer preset) to minimize a failure of @bug in:
+    ThreadSanitizer's fuzz build for a bug only it shows, else dev and fuzz."""
+    b = bugs.get(bug) if bug else None
+    if b is not None and b.sanitizer == "tsan":
+        return "fuzz-tsan", "fuzz-tsan"
+    return "dev", "fuzz"
+
+
 def split_trace(text):
-    """(header lines, op lines) of a trace, comments and blank lines dropped."""
+    """(header lines, op lines) of a trace, comments and blank lines
+    dropped; a concurrent trace's op lines include its decisions."""
     header, ops = [], []
     for line in text.splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("nodes ") and not header and not ops:
+        if line.split()[0] in HEADER_WORDS and not ops:
             header.append(line)
         else:
             ops.append(line)
     return header, ops
+
+
+def describe(trace):
+    """", 5 ops" (", 3 ops, 2 decisions" for a concurrent trace), or ""."""
+    if not trace:
+        return ""
+    lines = split_trace(trace)[1]
+    decisions = sum(1 for line in lines if line.split()[0] in ("switch", "change"))
+    ops = len(lines) - decisions
+    return ", %d op%s%s" % (ops, "" if ops == 1 else "s",
+                            ", %d decision%s" % (decisions, "" if decisions == 1 else "s")
+                            if decisions else "")
 
 
 def ddmin(items, fails):
@@ -116,6 +148,53 @@ def ddmin(items, fails):
                 break
             n = min(len(items), n * 2)
     return items
+
+
+RUN_FIELD = re.compile(r"\b(writers|readers|initial)=(\d+)")
+TASK = re.compile(r"\bt(\d+)\b")
+
+
+def run_fields(line):
+    """{writers, readers, initial: N} of a concurrent trace's run line."""
+    return {k: int(v) for k, v in RUN_FIELD.findall(line)}
+
+
+def with_fields(line, **fields):
+    """The run line with some of its fields changed."""
+    return RUN_FIELD.sub(lambda m: "%s=%d" % (m.group(1), fields.get(m.group(1),
+                                                                     int(m.group(2)))), line)
+
+
+def compact_tasks(run, ops):
+    """(run line, op lines) with the tasks that have ops renumbered
+    t0, t1, ... (writers, then readers) and the others gone; None when a
+    decision switches to a task without ops (dropping it would change
+    the schedule) or nothing would change."""
+    f = run_fields(run)
+    writers, readers = f.get("writers", 1), f.get("readers", 1)
+    used = sorted({int(m) for op in ops for m in TASK.findall(op.split()[0])})
+    targets_ = {int(m) for op in ops if op.startswith("switch")
+                for m in TASK.findall(op)}
+    if not targets_ <= set(used):
+        return None
+    w = [t for t in used if t < writers] or [0]
+    r = [t for t in used if t >= writers] or [writers]
+    if len(w) == writers and len(r) == readers:
+        return None
+    old = w + r
+    rename = {t: i for i, t in enumerate(old)}
+    # rcu's decisions: 'to=rcu' stays
+
+    def fix(op):
+        return TASK.sub(lambda m: "t%d" % rename[int(m.group(1))], op)
+    return with_fields(run, writers=len(w), readers=len(r)), [fix(op) for op in ops]
+
+
+def small_first(low, high):
+    """Values from @low up to (not with) @high to try, smallest first: the
+    first 16, then half of @high (a pool may be 2048)."""
+    return sorted(v for v in set(range(low, min(high, low + 16))) | {high // 2}
+                  if low <= v < high)
 
 
 def op_minimize(rep, path, sig, work):
@@ -144,20 +223,33 @@ def op_minimize(rep, path, sig, work):
                for op in ops]
     if renamed != ops and fails(renamed):
         ops = renamed
+    # a concurrent trace: the fewest tasks and initial memcgs that still fail
+    if len(header) > 1 and header[1].startswith("run "):
+        compact = compact_tasks(header[1], ops)
+        if compact and fails(compact[1], header[:1] + [compact[0]]):
+            header, ops = header[:1] + [compact[0]], compact[1]
+        initial = run_fields(header[1]).get("initial", 0)
+        for k in small_first(0, initial):
+            head = header[:1] + [with_fields(header[1], initial=k)]
+            if fails(ops, head):
+                header = head
+                break
     # the smallest pool and fewest nodes that still fail
     m = re.match(r"nodes (\d+) pool (\d+)", header[0])
     if m:
         nodes, pool = int(m.group(1)), int(m.group(2))
         used = [int(x) for op in ops for x in re.findall(r"\bm(\d+)\b", op)]
-        for p in sorted(set([max(used) + 1 if used else 1, pool])):
-            if p < pool and fails(ops, ["nodes %d pool %d" % (nodes, p)]):
+        # a concurrent trace's initial memcgs are slots too
+        used += [run_fields(h).get("initial", 0) - 1 for h in header[1:]]
+        for p in small_first(max(used) + 1 if used else 1, pool):
+            if fails(ops, ["nodes %d pool %d" % (nodes, p)] + header[1:]):
                 pool = p
                 break
         for k in range(1, nodes):
-            if fails(ops, ["nodes %d pool %d" % (k, pool)]):
+            if fails(ops, ["nodes %d pool %d" % (k, pool)] + header[1:]):
                 nodes = k
                 break
-        header = ["nodes %d pool %d" % (nodes, pool)]
+        header = ["nodes %d pool %d" % (nodes, pool)] + header[1:]
     final = targets.trace_magic(rep.target) + "\n" + "\n".join(header + ops) + "\n"
     out = os.path.join(work, "ops.min")
     rep.encode(final, out)
@@ -168,12 +260,13 @@ def op_minimize(rep, path, sig, work):
 
 def minimize(path, target, variant=None, bug=None, runs=20000):
     """Returns (signature, minimized bytes path, trace text or None, work dir)."""
-    rep = Replayer(target, variant, bug)
+    replay_preset, fuzz_preset = presets(bug)
+    rep = Replayer(target, variant, bug, replay_preset)
     sig, err = rep.run(path)
     if not sig:
         raise common.MlfError("%s does not fail on %s" % (path, bug or variant or "the default variant"))
     work = tempfile.mkdtemp(prefix="mlf-minimize-")
-    best = byte_minimize(target, variant, bug, path, sig, work, runs)
+    best = byte_minimize(target, variant, bug, path, sig, work, runs, fuzz_preset)
     if best != path and rep.run(best)[0] != sig:
         best = path
     trace = None

@@ -27,7 +27,8 @@ FORMAT = 2
 
 # not anchored: another thread's output may share the line ("MS: 0 MLF FAILURE")
 MLF_FAILURE = re.compile(r"MLF FAILURE: check=(\S+)(?: op=(\d+))?")
-MARKED_OP = re.compile(r"^> (\S+)", re.M)
+# the marked op line; a concurrent trace's begins with its task (t1 rotate ...)
+MARKED_OP = re.compile(r"^> (?:t\d+ )?(\S+)", re.M)
 NULLS_OP = re.compile(r"^#\d+ (\S+).*<-- current op", re.M)
 SANITIZER = re.compile(r"^(?:==\d+==)?(?:ERROR|WARNING): (\w+Sanitizer): ([^\n]*)", re.M)
 # ASan/UBSan: "#0 0x55d0 in func file:line"; TSan: "#0 func file:line (binary+0x..)".

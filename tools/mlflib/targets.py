@@ -127,9 +127,12 @@ def header():
         "#define _MLF_TARGETS_H",
         "",
     ]
-    for name, t in targets().items():
-        if t.get("trace"):
-            lines.append("#define MLF_TRACE_MAGIC_%s %s" % (name.upper(), _c_string(t["trace"])))
+    traced = [(name, t["trace"]) for name, t in targets().items() if t.get("trace")]
+    for name, magic in traced:
+        lines.append("#define MLF_TRACE_MAGIC_%s %s" % (name.upper(), _c_string(magic)))
+    # every traced target and its magic line, for the parsers (trace_lex.c)
+    lines.append("#define MLF_TRACE_MAGIC_LIST(X) %s" % " ".join(
+        "X(%s, %s)" % (_c_string(name), _c_string(magic)) for name, magic in traced))
     lines.append("")
     for key, macro in (("skip_prefixes", "MLF_INPUT_SKIP_PREFIXES"),
                        ("skip_suffixes", "MLF_INPUT_SKIP_SUFFIXES"),

@@ -10,6 +10,11 @@ did fire. Then minimize the first catching run's reproducer for the main
 target (the first Expect: line) and file it under corpus/regressions/<bug>/
 (never over an existing one). Prints a table and, with --json, writes one
 object per bug and target.
+
+--historical: only the bugs that shipped upstream and were put back, those
+whose Fixed-by: names the upstream commit by its hash (docs/historical.md
+holds their table, and the fixes no variant puts back, with the reason),
+with the engine that must catch each.
 """
 import json
 import os
@@ -27,6 +32,22 @@ from . import regressions
 from . import shrink
 from . import signatures
 from . import targets
+
+
+# Fixed-by: <upstream commit> ("<subject>"): a bug that shipped
+UPSTREAM_FIX = re.compile(r"^([0-9a-f]{12,40})\b")
+
+
+def upstream_fix(bug):
+    """The upstream commit (abbreviated hash) that fixed @bug, or None for
+    a bug of our own making or one a seed patch fixes."""
+    m = UPSTREAM_FIX.match(bug.field("Fixed-by", ""))
+    return m.group(1) if m else None
+
+
+def historical(zoo):
+    """The names of the historical bugs of @zoo ({name: Bug}), by name."""
+    return [n for n, b in zoo.items() if upstream_fix(b)]
 
 
 def preset_of(bug):
@@ -97,6 +118,7 @@ def zoo_one(bug, target, args, extra):
             others[r["check"]] = others.get(r["check"], 0) + 1
     row = {
         "name": bug.name, "target": target, "expect": expected,
+        "engine": bug.engine, "fixed_by": upstream_fix(bug),
         "caught": len(caught) == len(runs),
         "caught_runs": len(caught),
         # the checks that fired instead of the expected one, with their runs
@@ -108,7 +130,7 @@ def zoo_one(bug, target, args, extra):
     }
     if caught and args.save and target == bug.target:
         try:
-            row["reproducer"] = save(bug, target, caught[0], preset)
+            row["reproducer"] = save(bug, target, caught[0])
         except common.MlfError as e:
             # the table is still worth having: say why nothing was filed
             print("mlf zoo: not filing %s: %s" % (bug.name, e))
@@ -116,18 +138,14 @@ def zoo_one(bug, target, args, extra):
     return row
 
 
-def save(bug, target, run, preset):
-    """File the catching run's crash as corpus/regressions/<bug>/: minimized
-    in the ASan build; as found, marked FLAKY, for a race (a replay fails
-    only some of the time: ctest replays it on the correct variants, where
-    it must pass, but does not require the failure on the bug variant)."""
+def save(bug, target, run):
+    """File the catching run's crash as corpus/regressions/<bug>/, minimized
+    (and its trace) in the build it was found in: the scheduler makes a
+    concurrent failure, a race ThreadSanitizer reports included, replay
+    every time (shrink.presets())."""
     dest = os.path.join(regressions.REGRESSIONS, bug.name)
     if os.path.exists(dest):
         print("mlf zoo: %s exists; keeping it" % os.path.relpath(dest))
-        return os.path.relpath(dest, common.ROOT)
-    if preset != "fuzz":
-        dest = regressions.save(bug.name, target, run["crash"], flaky=True, check=run["check"])
-        print("mlf zoo: saved %s (as found: %s)" % (os.path.relpath(dest), run["signature"]))
         return os.path.relpath(dest, common.ROOT)
     sig, best, trace, work = shrink.minimize(run["crash"], target, None, bug.name)
     try:
@@ -140,21 +158,34 @@ def save(bug, target, run, preset):
     return os.path.relpath(dest, common.ROOT)
 
 
-def print_table(rows):
-    print("\n%-26s %-11s %-8s %-22s %10s %12s  %s" % (
-        "bug", "target", "caught", "expected check", "median s", "median execs", "instead"))
+def print_table(rows, historical=False):
+    """The table; with @historical, each bug's upstream fix and engine."""
+    head = ("bug", "target", "caught", "expected check", "median s", "median execs", "instead")
+    fmt = "%-26s %-11s %-8s %-22s %10s %12s  %s"
+    if historical:
+        head = ("fixed by", "engine") + head
+        fmt = "%-12s %-10s " + fmt
+    print("\n" + fmt % head)
     for r in rows:
-        print("%-26s %-11s %-8s %-22s %10s %12s  %s" % (
+        cells = (r.get("fixed_by") or "-", r.get("engine") or "-") if historical else ()
+        print(fmt % (cells + (
             r["name"], r["target"], "%d/%d" % (r["caught_runs"], len(r["runs"])),
             r["expect"],
             "%.2f" % r["median_seconds"] if r["median_seconds"] is not None else "-",
             "%d" % r["median_execs"] if r["median_execs"] is not None else "-",
-            ", ".join("%s x%d" % kv for kv in sorted(r["other_checks"].items())) or "-"))
+            ", ".join("%s x%d" % kv for kv in sorted(r["other_checks"].items())) or "-")))
 
 
 def run(args, extra):
     zoo = bugs.bugs()
-    names = args.bugs.split(",") if args.bugs else list(zoo)
+    if args.historical and args.bugs:
+        raise common.MlfError("--historical and --bugs: give one of them")
+    if args.historical:
+        names = historical(zoo)
+        if not names:
+            raise common.MlfError("no zoo/<bug>.patch names an upstream fix (Fixed-by: <hash>)")
+    else:
+        names = args.bugs.split(",") if args.bugs else list(zoo)
     chosen = [bugs.require(n) for n in names]
     for b in chosen:
         if not b.expects:
@@ -172,7 +203,9 @@ def run(args, extra):
     for b in chosen:
         for t, _ in b.expects:
             rows.append(zoo_one(b, t, args, extra))
-    print_table(rows)
+    print_table(rows, args.historical)
+    if args.historical:
+        print("mlf zoo: the upstream fixes no variant puts back, and why: docs/historical.md")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
@@ -191,6 +224,9 @@ def register(subparsers):
                     "reproducer and save it as corpus/regressions/<bug>/. Unknown flags go "
                     "to libFuzzer.")
     p.add_argument("--bugs", help="comma-separated bug variants (default: all)")
+    p.add_argument("--historical", action="store_true",
+                   help="only the bugs that shipped upstream (Fixed-by: <commit hash>), "
+                        "with their fix and engine (docs/historical.md)")
     p.add_argument("--budget", type=int, default=60, help="seconds per run (default 60)")
     p.add_argument("--runs", type=int, default=3, help="runs per bug (default 3)")
     p.add_argument("--json", help="write the results to this file")

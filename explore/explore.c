@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlf_explore: every schedule of a small scenario (scenarios.h) on the
+ * scheduled engine, depth-first up to a preemption bound (kernel/explore.h),
+ * with every check of the engine on each. Prints the schedules explored,
+ * the choice points, the distinct states, the runs cut by state hashing,
+ * the failures and the time. A failure prints its report, the schedule's
+ * last steps and the schedule as a string that --replay runs again.
+ *
+ *   mlf_explore_<variant> [--scenario NAME] [--bound N] [--no-hash]
+ *                         [--replay SCHEDULE] [--expect CHECK[|CHECK]]
+ *                         [--list]
+ *
+ * With no --scenario, every scenario in turn, to the first failure.
+ *
+ * A schedule string lists the choices that are not the default, each as
+ * "choice-point:option" (the option's index at that point; 0, the default,
+ * lets the current task go on), comma-separated; "-" is the default
+ * schedule. Exit status: 0 when every schedule passed (or --expect's check
+ * failed), 1 on a failure, 2 on a bad argument.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel/report.h"
+#include "scenarios.h"
+
+#ifndef MLF_EXPLORE_BUILD
+#define MLF_EXPLORE_BUILD "?"
+#endif
+
+static struct sched_input input;
+static struct mlf_explore_run *run;
+static const struct explore_scenario *scenario;
+static const char *expect;
+static unsigned long schedules;
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "mlf_explore: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " ([--scenario NAME] [--bound N] [--no-hash] "
+			"[--replay SCHEDULE] [--expect CHECK[|CHECK]] | --list)\n");
+	exit(2);
+}
+
+static void print_schedule_string(FILE *out, const struct mlf_choice *log,
+				  int nr)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!log[i].chosen)
+			continue;
+		fprintf(out, "%s%d:%d", any ? "," : "", i, log[i].chosen);
+		any = true;
+	}
+	if (!any)
+		fputc('-', out);
+}
+
+/* "-" or "i:o,i:o,..." with rising i -> run->prefix; false if malformed */
+static bool parse_schedule(const char *s, struct mlf_explore_run *r)
+{
+	int last = -1;
+
+	memset(r->prefix, 0, sizeof(r->prefix));
+	r->nr_prefix = 0;
+	if (!strcmp(s, "-"))
+		return true;
+	for (;;) {
+		char *end;
+		long i, o;
+
+		errno = 0;
+		i = strtol(s, &end, 10);
+		if (end == s || *end != ':' || errno || i <= last ||
+		    i >= MLF_EXPLORE_MAX_CHOICES)
+			return false;
+		s = end + 1;
+		o = strtol(s, &end, 10);
+		if (end == s || errno || o < 1 || o > MLF_SCHED_MAX_TASKS)
+			return false;
+		r->prefix[i] = (u8)o;
+		r->nr_prefix = (int)i + 1;
+		last = (int)i;
+		if (!*end)
+			return true;
+		if (*end != ',')
+			return false;
+		s = end + 1;
+	}
+}
+
+static void print_op(FILE *out, const struct sched_op *op)
+{
+	fprintf(out, "t%d %s", op->task, sched_op_name(op->kind));
+	if (op->kind == SOP_RECLAIM)
+		fprintf(out, " n%d target=%d", op->node, op->target);
+	else if (op->kind != SOP_RELEASE)
+		fprintf(out, " m%d n%d arg=%d", op->slot, op->node, op->arg);
+	else
+		fprintf(out, " m%d", op->slot);
+}
+
+static void print_scenario(FILE *out)
+{
+	int i;
+
+	fprintf(out, "scenario %s: %s\n", scenario->name, scenario->what);
+	fprintf(out, "  nodes %d pool %d writers %d readers %d initial %d (bin %d)\n",
+		input.nr_nodes, input.pool_size, input.nr_writers,
+		input.nr_readers, input.nr_initial, input.initial_bin - 1);
+	for (i = 0; i < input.nr_ops; i++) {
+		fprintf(out, "  op %d: ", i);
+		print_op(out, &input.ops[i]);
+		fprintf(out, " bin=%d\n", input.ops[i].bin - 1);
+	}
+}
+
+/* @check is one of the '|'-separated names of --expect */
+static bool is_expected(const char *check)
+{
+	size_t len = strlen(check);
+	const char *p = expect;
+
+	while (p) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (n == len && !strncmp(p, check, len))
+			return true;
+		p = bar ? bar + 1 : NULL;
+	}
+	return false;
+}
+
+/* A check failed in the run: report it with the schedule that replays it. */
+static void on_failure(const struct mlf_failure *f)
+{
+	bool expected = expect && is_expected(f->check);
+
+	mlf_print_failure(f);
+	print_scenario(stderr);
+	mlf_sched_print_recent(60);
+	fprintf(stderr, "schedule (after %lu schedules): ", schedules + 1);
+	print_schedule_string(stderr, run->log, run->nr_log);
+	fprintf(stderr, "\nreplay: tools/mlf explore --scenario %s --replay '",
+		scenario->name);
+	print_schedule_string(stderr, run->log, run->nr_log);
+	fprintf(stderr, "' (%s)\n", MLF_EXPLORE_BUILD);
+	if (expect)
+		fprintf(stderr, "mlf explore: %s %s (expected %s)\n",
+			expected ? "caught" : "failed with", f->check, expect);
+	fflush(stderr);
+	_exit(expected ? 0 : 1);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Every schedule of @sc within @bound (or the one of @replay). */
+static void explore(const struct explore_scenario *sc, int bound, bool hash,
+		   const char *replay)
+{
+	struct mlf_explore_visited *visited = NULL;
+	struct mlf_explore_stats stats = { 0 };
+	struct sched_stats engine = { 0 };
+	double start, secs;
+
+	scenario = sc;
+	sc->fill(&input);
+	schedules = 0;
+	memset(run, 0, sizeof(*run));
+	mlf_explore_begin(run, bound);
+	run->count_only = !hash;
+	if (replay && !parse_schedule(replay, run))
+		usage_error("--replay %s: not a schedule (\"-\" or "
+			    "\"point:option,...\" with rising points)", replay);
+	if (!replay)
+		visited = mlf_explore_visited_new();
+	mlf_explore_use(visited, &stats);
+	start = now();
+	do {
+		sched_engine_explore(&input, run, !replay, &engine);
+		schedules++;
+		if (run->truncated)
+			stats.truncated++;
+	} while (!replay && mlf_explore_next(run));
+	secs = now() - start;
+	mlf_explore_use(NULL, NULL);
+	mlf_explore_visited_free(visited);
+	printf("mlf explore: build=%s scenario=%s bound=%d hash=%s%s\n",
+	       MLF_EXPLORE_BUILD, sc->name, bound, hash ? "on" : "off",
+	       replay ? " replay" : "");
+	printf("  schedules %lu  choice points %lu  distinct states %lu  "
+	       "pruned %lu  truncated %lu\n",
+	       schedules, stats.choice_points, stats.states, stats.pruned,
+	       stats.truncated);
+	printf("  failures 0  time %.2f s  schedules/s %.0f  "
+	       "steps/schedule %.0f  walks %lu\n",
+	       secs, secs > 0 ? schedules / secs : 0.0,
+	       (double)engine.steps_total / schedules, engine.walks);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	const char *replay = NULL;
+	bool hash = true;
+	long bound = 2;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--list")) {
+			int k;
+
+			for (k = 0; k < explore_nr_scenarios; k++)
+				printf("%-12s %s\n", explore_scenarios[k].name,
+				       explore_scenarios[k].what);
+			return 0;
+		} else if (!strcmp(a, "--no-hash")) {
+			hash = false;
+		} else if (!strcmp(a, "--scenario") || !strcmp(a, "--bound") ||
+			   !strcmp(a, "--replay") || !strcmp(a, "--expect")) {
+			if (!v)
+				usage_error("%s needs a value", a);
+			i++;
+			if (!strcmp(a, "--scenario")) {
+				scenario = explore_scenario(v);
+				if (!scenario)
+					usage_error("no scenario %s (--list)", v);
+			} else if (!strcmp(a, "--bound")) {
+				char *end;
+
+				bound = strtol(v, &end, 10);
+				if (*end || end == v || bound < 0 || bound > 20)
+					usage_error("--bound %s: not 0..20", v);
+			} else if (!strcmp(a, "--replay")) {
+				replay = v;
+			} else {
+				expect = v;
+			}
+		} else {
+			usage_error("unknown argument %s", a);
+		}
+	}
+	if (replay && !scenario)
+		usage_error("%s", "--replay needs a --scenario");
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		abort();
+	mlf_set_fail_handler(on_failure);
+	if (scenario)
+		explore(scenario, (int)bound, hash, replay);
+	else
+		for (i = 0; i < explore_nr_scenarios; i++)
+			explore(&explore_scenarios[i], (int)bound, hash, NULL);
+	/* a failure ends the process in on_failure() */
+	if (expect) {
+		printf("mlf explore: %s never failed (expected)\n", expect);
+		return 1;
+	}
+	return 0;
+}

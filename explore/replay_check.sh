@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# replay_check.sh EXPLORE CHECK[|CHECK]: EXPLORE (an mlf_explore binary of a
+# bug variant) must find a failure by CHECK within two preemptions, and the
+# schedule it prints must replay to the same check. For ctest explore/zoo/*.
+bin=$1
+check=$2
+out=$("$bin" --bound 2 --expect "$check" 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then
+	printf '%s\n' "$out" | grep -v '^    step' | tail -20
+	echo "replay_check: $bin did not fail by $check (exit $rc)"
+	exit 1
+fi
+line=$(printf '%s\n' "$out" | grep '^replay: ')
+scenario=$(printf '%s\n' "$line" | sed -n "s/.*--scenario \([^ ]*\) .*/\1/p")
+schedule=$(printf '%s\n' "$line" | sed -n "s/.*--replay '\([^']*\)'.*/\1/p")
+found=$(printf '%s\n' "$out" | sed -n 's/^MLF FAILURE: check=\([^ ]*\).*/\1/p')
+if [ -z "$scenario" ] || [ -z "$schedule" ] || [ -z "$found" ]; then
+	printf '%s\n' "$out" | tail -20
+	echo "replay_check: no failure report with a schedule in the output"
+	exit 1
+fi
+i=0
+while [ $i -lt 3 ]; do
+	again=$("$bin" --scenario "$scenario" --replay "$schedule" --expect "$found" 2>&1)
+	if [ $? -ne 0 ]; then
+		printf '%s\n' "$again" | grep -v '^    step' | tail -20
+		echo "replay_check: --scenario $scenario --replay '$schedule' did not fail by $found again"
+		exit 1
+	fi
+	i=$((i + 1))
+done
+echo "replay_check: found $found in scenario $scenario, schedule '$schedule'; replayed 3/3"

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+"""mlf explore: every schedule of a small scenario, up to a preemption bound.
+
+Runs explore/mlf_explore_* (explore/explore.c): a depth-first enumeration of
+the schedules of the scheduled engine on the scenarios of explore/scenarios.c
+(two writers and a reader in one bin), every check on each schedule. Prints,
+per scenario, the schedules explored, choice points, distinct states, runs
+cut by state hashing, failures and the time; a failure prints its report
+and the schedule that --replay runs again. Exits 1 on a failure.
+
+--as-posted builds the variant with seed 000's own hlist_nulls_add_behind_rcu()
+(zoo/seed-add-behind-as-posted.patch): the review question, docs/explore.md.
+"""
+import os
+
+from . import builds
+from . import common
+from . import variants
+
+TAIL_CACHE_VARIANTS = ("p1-3", "p1-4", "p1-5", "p1-5-lockrand")
+
+
+def _target(args):
+    """(build preset tree's binary name, variant, bug) for the arguments."""
+    _, default = variants.correct()
+    variant = args.variant or default
+    if args.bug:
+        if args.as_posted:
+            raise common.MlfError("--as-posted and --bug do not go together")
+        return "mlf_explore", args.variant, args.bug
+    if args.as_posted:
+        if variant not in TAIL_CACHE_VARIANTS:
+            raise common.MlfError("--as-posted needs a variant with the cached tail (%s), "
+                                  "not %s" % (", ".join(TAIL_CACHE_VARIANTS), variant))
+        return "mlf_explore_as-posted-" + variant, None, None
+    variants.check(variant, None)
+    if variant in variants.iso()[0]:
+        raise common.MlfError("%s is an isolation variant of the reclaim target; explore "
+                              "runs the memcg LRU port" % variant)
+    return "mlf_explore_" + variant, None, None
+
+
+def run(args, extra):
+    if args.bound < 0 or args.bound > 20:
+        raise common.MlfError("--bound must be 0..20")
+    name, variant, bug = _target(args)
+    build = builds.ensure_built(args.preset, variant, bug, targets=[name])
+    binary = os.path.join(build, "explore", name)
+    if not os.path.exists(binary):
+        raise common.MlfError("%s was not built (is explore/CMakeLists.txt there?)" % binary)
+    if args.list:
+        common.run([binary, "--list"], capture_output=False)
+        return 0
+    if args.replay is not None and len(args.scenario or []) != 1:
+        raise common.MlfError("--replay needs one --scenario")
+    failed = 0
+    for scenario in args.scenario or [None]:
+        cmd = [binary] + (["--scenario", scenario] if scenario else [])
+        cmd += ["--bound", args.bound]
+        if args.no_hash:
+            cmd.append("--no-hash")
+        if args.replay is not None:
+            cmd += ["--replay", args.replay]
+        if args.expect:
+            cmd += ["--expect", args.expect]
+        cmd += list(extra)
+        proc = common.run(cmd, env=common.sanitizer_env(), check=False,
+                          capture_output=False)
+        if proc.returncode == 2:
+            return 2
+        if proc.returncode != 0:
+            failed += 1
+        elif args.expect:
+            return 0
+    return 1 if failed else 0
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "explore", help="every schedule of a small scenario, up to a preemption bound",
+        description="Enumerate every schedule of small scenarios (2 writers and a reader "
+                    "in one bin) on the scheduled engine, depth-first up to a preemption "
+                    "bound, with every check on each. Prints schedules, choice points, "
+                    "distinct states, pruned runs, failures and the time per scenario; a "
+                    "failure prints the schedule to --replay. Exits 1 on a failure.")
+    p.add_argument("--scenario", action="append",
+                   help="scenario to explore (repeatable; default: every one; --list)")
+    p.add_argument("--list", action="store_true", help="list the scenarios")
+    p.add_argument("--bound", type=int, default=2,
+                   help="most preemptions in a schedule (default 2)")
+    p.add_argument("--no-hash", action="store_true",
+                   help="no state hashing: the full count of schedules within the bound")
+    p.add_argument("--replay", metavar="SCHEDULE",
+                   help="run one schedule (as a failure prints it) of one --scenario")
+    p.add_argument("--expect", metavar="CHECK",
+                   help="succeed when CHECK fails (a bug variant's), fail otherwise")
+    p.add_argument("--variant", help="correct variant (default: the tree's, p1-5-lockrand)")
+    p.add_argument("--bug", help="bug variant built on top of the variant")
+    p.add_argument("--as-posted", action="store_true",
+                   help="the variant with seed 000's hlist_nulls_add_behind_rcu() as posted")
+    p.add_argument("--preset", default="dev", help="build preset (default dev)")
+    p.set_defaults(func=run, passthrough=True)
