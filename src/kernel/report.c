@@ -73,10 +73,12 @@ __thread int mlf_tsan_ignore_depth;
 
 void mlf_fail(const struct mlf_failure *f)
 {
-	/* the run is over: a harness check's ignored stretch ends here */
-	mlf_tsan_ignore_reset();
+	/* a harness check's ignored stretch ends here: the run may end too */
+	int ignored = mlf_tsan_ignore_reset();
+
 	if (fail_handler) {
 		fail_handler(f);
+		mlf_tsan_ignore_restore(ignored);
 		return;
 	}
 	mlf_print_failure(f);

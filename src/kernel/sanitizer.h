@@ -46,7 +46,8 @@
  * An ignored stretch never spans a fiber switch, so one depth per OS
  * thread is the running fiber's; a failure reported inside one ends it
  * (mlf_tsan_ignore_reset(), from mlf_fail()), or TSan would report the
- * fiber finishing with its accesses ignored.
+ * fiber finishing with its accesses ignored; a handler that returns (a
+ * test's) gets them back (mlf_tsan_ignore_restore()).
  */
 void __tsan_ignore_thread_begin(void);
 void __tsan_ignore_thread_end(void);
@@ -61,10 +62,19 @@ static inline void mlf_tsan_ignore_end(void)
 	mlf_tsan_ignore_depth--;
 	__tsan_ignore_thread_end();
 }
-static inline void mlf_tsan_ignore_reset(void)
+/* End every ignore; returns how many, for mlf_tsan_ignore_restore(). */
+static inline int mlf_tsan_ignore_reset(void)
 {
+	int depth = mlf_tsan_ignore_depth;
+
 	while (mlf_tsan_ignore_depth > 0)
 		mlf_tsan_ignore_end();
+	return depth;
+}
+static inline void mlf_tsan_ignore_restore(int depth)
+{
+	while (mlf_tsan_ignore_depth < depth)
+		mlf_tsan_ignore_begin();
 }
 #else
 #define MLF_NO_TSAN
@@ -76,7 +86,8 @@ static inline void mlf_tsan_ignore_reset(void)
 #define mlf_tsan_switch_to_fiber(f) ((void)(f))
 #define mlf_tsan_ignore_begin() ((void)0)
 #define mlf_tsan_ignore_end() ((void)0)
-#define mlf_tsan_ignore_reset() ((void)0)
+#define mlf_tsan_ignore_reset() 0
+#define mlf_tsan_ignore_restore(depth) ((void)(depth))
 #endif
 
 #ifdef MLF_ASAN

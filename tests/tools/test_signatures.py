@@ -136,10 +136,27 @@ class Signature(unittest.TestCase):
         leak = ("==1==ERROR: LeakSanitizer: detected memory leaks\n\n"
                 "Direct leak of 8 byte(s) in 1 object(s) allocated from:\n"
                 "    #0 0x55d0 in malloc\n    #1 0x55d1 in kzalloc\n")
-        self.assertEqual(signatures.signature(leak), "detected-memory-leaks/malloc")
+        # the allocator's caller: every leak's top frame is malloc
+        self.assertEqual(signatures.signature(leak), "detected-memory-leaks/kzalloc")
         for sig in ("attempting-double-free/free", "double-lock-of-a-mutex/pthread_mutex_lock",
-                    "detected-memory-leaks/malloc"):
+                    "detected-memory-leaks/kzalloc"):
             self.assertFalse(signatures.is_check_signature(sig), sig)
+
+    def test_ubsan_error_and_function(self):
+        with_stack = ("/work/main/src/mm/vmscan.c:4224:33: runtime error: signed integer "
+                      "overflow: 2147483647 + 1 cannot be represented in type 'int'\n"
+                      "    #0 0x55d0 in lru_gen_rotate_memcg /work/main/src/mm/vmscan.c:4224:33\n"
+                      "    #1 0x55d1 in shrink_many /work/main/src/mm/vmscan.c:4400:3\n"
+                      "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior\n")
+        self.assertEqual(signatures.signature(with_stack),
+                         "signed-integer-overflow/lru_gen_rotate_memcg")
+        self.assertFalse(signatures.is_check_signature(signatures.signature(with_stack)))
+        bare = ("src/kernel/list_nulls.h:40:9: runtime error: member access within null "
+                "pointer of type 'struct hlist_nulls_node'\n")
+        self.assertEqual(signatures.signature(bare),
+                         "member-access-within-null-pointer/list_nulls.h")
+        # a check's report before it is the finding
+        self.assertEqual(signatures.signature(MLF_REPORT + bare), "tail.cache/reclaim")
 
     def test_unsymbolized_frames_are_skipped(self):
         text = ("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000\n"

@@ -3,7 +3,9 @@
 
 A failure's signature is the check name and the kind of the failing op
 (tail.cache/rotate), or the sanitizer report's kind and top frame
-(heap-use-after-free/lru_gen_rotate_memcg); a data race names both of its
+(heap-use-after-free/lru_gen_rotate_memcg; a leak by the allocator's
+caller; UBSan's by its error and function, signed-integer-overflow/
+lru_gen_rotate_memcg); a data race names both of its
 accesses, in name order (race/hlist_nulls_add_head_rcu+shrink_many), so
 that it does not depend on which access TSan saw first. Signer runs crash
 files through one binary and caches their signatures by content; triage
@@ -39,6 +41,8 @@ FRAME = re.compile(r"^\s+#\d+ (?:0x[0-9a-f]+ in )?([A-Za-z_][\w:.~$]*)", re.M)
 # "  Previous atomic read of size 8 ...", "  Location is heap block ...:"
 TSAN_SECTION = re.compile(r"^  (\S[^\n]*):$", re.M)
 TSAN_END = re.compile(r"^(?:SUMMARY: |={10,})", re.M)
+# UBSan: "src/mm/vmscan.c:40:9: runtime error: signed integer overflow: ..."
+UBSAN = re.compile(r"^(?:\S*/)?([^/\s:]+):\d+:\d+: runtime error: ([^\n]*)", re.M)
 
 # frames of the runtime, not of the code under test (kernel names such as
 # __hlist_nulls_del are kept)
@@ -63,12 +67,26 @@ def sanitizer_kind(rest):
     return "race" if kind == "data-race" else kind
 
 
-def top_frame(text, start=0, end=None):
+# where a leak was allocated is the allocator's caller, not the allocator
+ALLOCATORS = ("malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign",
+              "memalign", "strdup", "operator new")
+
+
+def top_frame(text, start=0, end=None, skip=()):
     """The first frame of text[start:end] that is the code under test's, or None."""
     for f in FRAME.findall(text[start:end] if end is not None else text[start:]):
-        if not f.startswith(NOT_A_FRAME):
+        if not f.startswith(NOT_A_FRAME) and f not in skip:
             return f
     return None
+
+
+def ubsan_kind(rest):
+    """UBSan's error, its words joined by dashes, without the values and
+    types that vary: "signed integer overflow: 1 + 2 cannot..." ->
+    signed-integer-overflow, "member access within null pointer of type
+    'struct x'" -> member-access-within-null-pointer."""
+    phrase = re.split(r":| of type|'| 0x|\d", rest, 1)[0]
+    return "-".join(re.findall(r"[\w-]+", phrase)) or "undefined-behavior"
 
 
 def race_sides(text, start):
@@ -97,6 +115,11 @@ def signature(text):
     reader.terminates) is the sanitizer's finding."""
     m = MLF_FAILURE.search(text)
     s = SANITIZER.search(text)
+    u = UBSAN.search(text)
+    if u and not any(r and r.start() < u.start() for r in (m, s)):
+        # its stack (UBSAN_OPTIONS=print_stacktrace=1) names the function;
+        # without one, the file: line numbers move with every edit
+        return "%s/%s" % (ubsan_kind(u.group(2)), top_frame(text, u.end()) or u.group(1))
     if m and not (s and s.start() < m.start()):
         op = MARKED_OP.search(text, m.end()) or NULLS_OP.search(text, m.end())
         return "%s/%s" % (m.group(1), op.group(1) if op else "-")
@@ -106,7 +129,8 @@ def signature(text):
             sides = race_sides(text, s.end())
             if sides:
                 return "race/" + "+".join(sides)
-        return "%s/%s" % (kind, top_frame(text, s.end()) or "-")
+        skip = ALLOCATORS if s.group(1) == "LeakSanitizer" else ()
+        return "%s/%s" % (kind, top_frame(text, s.end(), skip=skip) or "-")
     return None
 
 
