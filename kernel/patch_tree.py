@@ -13,9 +13,9 @@ A patch file is an mbox (`git format-patch`, "From <sha> ..." lines), a
 mail thread as the seeds are kept (messages starting with "[PATCH ...]";
 "Re: ..." replies, whose diffs are quoted, are skipped), or a plain diff.
 A hunk that does not apply is one error naming the patch and the hunk,
-unless an adaptation recorded for it (--adaptations, a JSON list: patch
-subject, file, hunk number, the lines the hunk should read instead and
-why) rewrites it first; every adaptation used is printed, and one that is
+unless an adaptation recorded for it (--adaptations, a JSON list, or an
+object whose "adaptations" is one: patch subject, file, hunk number, the
+lines the hunk should read instead and why) rewrites it first; every adaptation used is printed, and one that is
 never used is an error too. File diffs for files outside the cut's are
 skipped with a note.
 
@@ -174,6 +174,8 @@ def load_adaptations(path):
         return []
     with open(path, encoding="utf-8") as f:
         table = json.load(f)
+    if isinstance(table, dict):
+        table = table["adaptations"]
     for a in table:
         a["used"] = False
     return table
@@ -288,7 +290,8 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tree", required=True, help="kernel tree directory or tarball")
     ap.add_argument("--out", required=True, help="the patched copy (a directory)")
-    ap.add_argument("--adaptations", help="JSON list of recorded hunk adaptations")
+    ap.add_argument("--adaptations", help="JSON list of recorded hunk adaptations, or an object "
+                                          "whose \"adaptations\" is one")
     ap.add_argument("--quiet", action="store_true", help="print nothing but errors")
     ap.add_argument("--series", help="a series file (kernel/series/seed.json)")
     ap.add_argument("--level", help="the series' level to apply (p1-3, ...)")

@@ -183,7 +183,7 @@ class Seeds(unittest.TestCase):
         if not TREE or not SEEDS or not os.path.isdir(SEEDS):
             self.skipTest("no kernel tree or no seeds")
         with open(os.path.join(os.path.dirname(SERIES), "seed-adaptations.json")) as f:
-            recorded = json.load(f)
+            recorded = json.load(f)["adaptations"]
         work = tempfile.mkdtemp(prefix="mlf-seed-levels-")
         try:
             for level, n in (("p1-3", 3), ("p1-4", 4), ("p1-5", 5), ("p1-5-lockrand", 6)):
