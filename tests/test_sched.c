@@ -5,7 +5,8 @@
  * decisions do what they say, the same decisions give the same run, model
  * locks exclude and block, a deadlock is reported, grace periods wait for
  * exactly the readers they must, callbacks run after them, freed memory is
- * caught by the check that names how it was reached, PCT and the
+ * caught by the check that names how it was reached, a free after an
+ * unlink waits for a grace period, PCT and the
  * exhaustive enumeration count what combinatorics says they must.
  */
 #include <stdlib.h>
@@ -351,6 +352,47 @@ TEST(a_free_without_a_grace_period_is_rcu_no_grace)
 	run(2, no_grace, NULL, d, 1, NULL);
 	testlib_stop_catching();
 	EXPECT_STREQ(testlib_caught.check, "rcu.no_grace");
+}
+
+/*
+ * One task, no reader at all: a node leaves an RCU list and the object
+ * holding it is freed (@arg 0), after synchronize_rcu() (1), or after the
+ * node joined a list again (2).
+ */
+struct listed {
+	long value;
+	struct hlist_nulls_node node;
+};
+
+static void unlink_and_free(int task, void *arg)
+{
+	long how = (long)arg;
+	struct hlist_nulls_head head;
+	struct listed *o = kzalloc(sizeof(*o), GFP_KERNEL);
+
+	(void)task;
+	INIT_HLIST_NULLS_HEAD(&head, 0);
+	hlist_nulls_add_head_rcu(&o->node, &head);
+	hlist_nulls_del_rcu(&o->node);
+	if (how == 1)
+		synchronize_rcu();
+	if (how == 2)
+		hlist_nulls_add_head_rcu(&o->node, &head);
+	kfree_poisoned(o, sizeof(*o));
+}
+
+TEST(a_free_after_an_unlink_needs_a_grace_period_reader_or_not)
+{
+	testlib_catch_failures();
+	run(1, unlink_and_free, (void *)0L, NULL, 0, NULL);
+	testlib_stop_catching();
+	EXPECT_STREQ(testlib_caught.check, "rcu.no_grace");
+
+	testlib_catch_failures();
+	run(1, unlink_and_free, (void *)1L, NULL, 0, NULL);
+	run(1, unlink_and_free, (void *)2L, NULL, 0, NULL);
+	testlib_stop_catching();
+	EXPECT_EQ(testlib_caught.count, 0);
 }
 
 TEST(a_clean_run_frees_its_quarantine)

@@ -19,6 +19,7 @@
 
 struct grace_period {
 	unsigned long start;		/* step it began at */
+	unsigned long clock;		/* R.clock when it began */
 	/* the tasks inside a section at the start, with their exits then */
 	int nr_inside;
 	struct mlf_task *inside[MAX_TASKS];
@@ -44,7 +45,19 @@ struct quarantined {
 	int freed_by;			/* task index */
 };
 
+/* A node unlinked from an RCU list and not linked again since. */
+struct unlinked {
+	const void *node;
+	unsigned long clock;		/* R.clock at the unlink */
+	unsigned long step;
+	int by;				/* task index */
+};
+
 static struct {
+	/* orders unlinks and grace-period starts within a step */
+	unsigned long clock;
+	struct unlinked *unl;
+	int nr_unl, cap_unl;
 	/* each on its own allocation: waiters block on its address */
 	struct grace_period **gps;
 	int nr_gps, cap_gps, nr_pending;
@@ -75,6 +88,8 @@ MLF_NO_TSAN void mlf_rcu_model_begin(void)
 	R.nr_gps = 0;
 	R.next_ready = 0;
 	R.nr_q = 0;
+	R.nr_unl = 0;
+	R.clock = 0;
 	R.running_cb = -1;
 	R.grace_periods = R.callbacks = 0;
 }
@@ -173,6 +188,7 @@ MLF_NO_TSAN static struct grace_period *gp_start(void)
 	R.gps[R.nr_gps++] = gp;
 	R.nr_pending++;
 	gp->start = mlf_sched_step();
+	gp->clock = ++R.clock;
 	for (i = 0; i <= n; i++) {
 		struct mlf_task *t = mlf_sched_task_at(i);
 
@@ -314,6 +330,82 @@ MLF_NO_TSAN static int q_search(const char *p)
 	return lo;
 }
 
+/* ---- nodes that left an RCU list ---- */
+
+MLF_NO_TSAN static int unl_find(const void *node)
+{
+	int i;
+
+	for (i = 0; i < R.nr_unl; i++)
+		if (R.unl[i].node == node)
+			return i;
+	return -1;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_unlinked(const void *node)
+{
+	int i = unl_find(node);
+
+	if (i < 0) {
+		R.unl = grow(R.unl, &R.cap_unl, R.nr_unl + 1, sizeof(*R.unl));
+		i = R.nr_unl++;
+	}
+	R.unl[i].node = node;
+	R.unl[i].clock = ++R.clock;
+	R.unl[i].step = mlf_sched_step();
+	R.unl[i].by = mlf_sched_task_index();
+}
+
+MLF_NO_TSAN void mlf_rcu_model_linked(const void *node)
+{
+	int i = unl_find(node);
+
+	if (i >= 0)
+		R.unl[i] = R.unl[--R.nr_unl];
+}
+
+/* Whether a grace period that began after @clock has ended. */
+MLF_NO_TSAN static bool gp_since(unsigned long clock)
+{
+	int i;
+
+	for (i = R.nr_gps - 1; i >= 0; i--)
+		if (R.gps[i]->clock > clock && R.gps[i]->done)
+			return true;
+	return false;
+}
+
+/*
+ * rcu.no_grace at the free: a node that left an RCU list may be where a
+ * reader stands until a grace period that began after the unlink has
+ * ended (Documentation/RCU/whatisRCU.rst, "removal" then "reclamation");
+ * the object holding it is freed only then, whether or not a reader is
+ * there this time.
+ */
+MLF_NO_TSAN static void check_unlinked_free(const char *ptr, size_t size)
+{
+	int i = 0;
+
+	while (i < R.nr_unl) {
+		const struct unlinked *u = &R.unl[i];
+		const char *node = u->node;
+
+		if (node < ptr || node >= ptr + size) {
+			i++;
+			continue;
+		}
+		if (!gp_since(u->clock))
+			mlf_fail_simple("rcu.no_grace",
+					"a %zu-byte object freed at step %lu by t%d: "
+					"its node %p left an RCU list at step %lu "
+					"(t%d) and no grace period has ended since",
+					size, mlf_sched_step(),
+					mlf_sched_task_index(), (const void *)node,
+					u->step, u->by);
+		R.unl[i] = R.unl[--R.nr_unl];
+	}
+}
+
 MLF_NO_TSAN void mlf_rcu_model_free(void *ptr, size_t size)
 {
 	struct quarantined *q;
@@ -322,6 +414,7 @@ MLF_NO_TSAN void mlf_rcu_model_free(void *ptr, size_t size)
 
 	if (!ptr)
 		return;
+	check_unlinked_free(ptr, size);
 	/*
 	 * Poison byte by byte, not with memset(): ThreadSanitizer sees
 	 * through the interceptor even here, and a reader that touches the

@@ -13,7 +13,10 @@
  *   quarantine until the run ends, so a task that still holds it fails at
  *   its next scheduling point on it, deterministically and by name:
  *     rcu.no_grace  freed with no grace period while a reader that could
- *                   hold it was inside (its section began before the free)
+ *                   hold it was inside (its section began before the free);
+ *                   also at the free itself, reader or not, when the
+ *                   object holds a node that left an RCU list and no grace
+ *                   period begun after that has ended
  *     rcu.gp_early  freed after a grace period that ended while this
  *                   reader, inside since before it began, still held it
  *     rcu.stale     the reader's section began after the grace period (or
@@ -53,6 +56,9 @@ bool mlf_rcu_model_run_callback(void);
 /* A task's work is done: it must not be inside a read-side section. */
 void mlf_rcu_model_task_done(void);
 
+/* A node left an RCU list / joined one (rculist_nulls.h), during a run. */
+void mlf_rcu_model_unlinked(const void *node);
+void mlf_rcu_model_linked(const void *node);
 /* kfree_poisoned() during a run: poison and quarantine. */
 void mlf_rcu_model_free(void *ptr, size_t size);
 /* Whether @p lies in memory freed (and quarantined) in this run. */

@@ -14,12 +14,36 @@
 
 #include "list_nulls.h"
 #include "rcupdate.h"
+#include "rcu_model.h"
+
+/*
+ * A node leaves an RCU list or joins one: in a scheduled run the RCU model
+ * requires a grace period between the unlink and the free of the object
+ * that holds the node (rcu.no_grace). The bench shim has no model.
+ */
+#ifdef MLF_SHIM_BENCH
+#define mlf_rcu_unlinked(n) ((void)(n))
+#define mlf_rcu_linked(n) ((void)(n))
+#else
+static inline void mlf_rcu_unlinked(const struct hlist_nulls_node *n)
+{
+	if (unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED)))
+		mlf_rcu_model_unlinked(n);
+}
+
+static inline void mlf_rcu_linked(const struct hlist_nulls_node *n)
+{
+	if (unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED)))
+		mlf_rcu_model_linked(n);
+}
+#endif
 
 static inline void hlist_nulls_del_init_rcu(struct hlist_nulls_node *n)
 {
 	if (!hlist_nulls_unhashed(n)) {
 		__hlist_nulls_del(n);
 		WRITE_ONCE(n->pprev, NULL);
+		mlf_rcu_unlinked(n);
 	}
 }
 
@@ -36,6 +60,7 @@ static inline void hlist_nulls_del_rcu(struct hlist_nulls_node *n)
 {
 	__hlist_nulls_del(n);
 	WRITE_ONCE(n->pprev, LIST_POISON2);
+	mlf_rcu_unlinked(n);
 }
 
 static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
@@ -43,6 +68,7 @@ static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
 {
 	struct hlist_nulls_node *first = (mlf_point(MLF_PT_READ, &h->first), h->first);
 
+	mlf_rcu_linked(n);
 	WRITE_ONCE_DEP(n->next, first);
 	WRITE_ONCE(n->pprev, &h->first);
 	rcu_assign_pointer(hlist_nulls_first_rcu(h), n);
@@ -61,6 +87,7 @@ static inline void hlist_nulls_add_behind_rcu(struct hlist_nulls_node *n,
 					      struct hlist_nulls_node *last)
 {
 	mlf_point(MLF_PT_READ, &last->next);
+	mlf_rcu_linked(n);
 	WRITE_ONCE_DEP(n->next, last->next);
 	WRITE_ONCE(n->pprev, &last->next);
 	rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
@@ -78,6 +105,7 @@ static inline void hlist_nulls_add_tail_rcu(struct hlist_nulls_node *n,
 		last = i;
 
 	if (last) {
+		mlf_rcu_linked(n);
 		WRITE_ONCE_DEP(n->next, last->next);
 		WRITE_ONCE(n->pprev, &last->next);
 		rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
@@ -98,6 +126,8 @@ static inline void hlist_nulls_replace_rcu(struct hlist_nulls_node *old,
 {
 	struct hlist_nulls_node *next = old->next;
 
+	mlf_rcu_unlinked(old);
+	mlf_rcu_linked(new);
 	WRITE_ONCE_DEP(new->next, next);
 	WRITE_ONCE(new->pprev, old->pprev);
 	rcu_assign_pointer(hlist_nulls_pprev_rcu(new), new);
