@@ -36,6 +36,7 @@ int mlf_op_draws_for(const struct mlf_header *h, const struct mlf_op *op)
 	case MLF_OP_SOFT:
 		return 1;
 	case MLF_OP_OFFLINE:
+	case MLF_OP_CSS_OFFLINE:
 		/* OLD on every node: one bin each */
 		return h->nr_nodes;
 	case MLF_OP_RECLAIM:

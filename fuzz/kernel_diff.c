@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target kernel_diff: the same input on the port's v6.12 variant and
- * on a kernel tree's code (kernel/, built with MLF_KERNEL_TREE), both in
- * this binary. Each side runs its own world, checks and model; after every
- * op both must hold the same bins (memcg ids, in order), nr_memcgs[], seq,
- * life-cycle states and per-memcg gen / seg, and agree on whether the op
- * applied. A divergence is the failure "kernel.diff", which shows both
- * sides. Both get the same draws: each world_apply() takes them from the op.
+ * Fuzz target kernel_diff: the same input on a port variant and on a
+ * kernel tree's code (kernel/, built with MLF_KERNEL_TREE), both in this
+ * binary: kernel_diff is v6.12 against the tree, kernel_diff-<level> the
+ * port's <level> against the tree with that level of the seed series
+ * applied. Each side runs its own world, checks and model; after every op
+ * both must agree on whether it applied, the draws it consumed, and hold
+ * the same bins (memcg ids, in order), nr_memcgs[], seq, life-cycle states,
+ * per-memcg gen / seg, where each
+ * unlinked lrugen's next still points and whether its pprev is NULL; a
+ * walk must have visited the same memcgs in the same order, decided the
+ * same rotation for each, and counted the same nr_reclaimed / nr_scanned.
+ * A divergence is the failure "kernel.diff", which shows both sides. Both
+ * get the same draws: each world_apply() takes them from the op.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -72,6 +78,80 @@ static void diverged(struct mlf_failure *f, int nid, int gen, int bin,
 	mlf_fail(f);
 }
 
+static const char *show_visit(char *buf, size_t size,
+			      const struct mlf_diff_snapshot *s, int i)
+{
+	if (i >= s->nr_visits)
+		return "nothing";
+	if (i >= MLF_DIFF_MAX_VISITS)
+		return "?";
+	snprintf(buf, size, "m%d on node %d -> %s", s->visits[i].memcg,
+		 s->visits[i].node,
+		 s->visits[i].op ? mlf_rotate_op_name(s->visits[i].op) : "no rotation");
+	return buf;
+}
+
+/* What the op did on the way: draws, the walk's visits and counts. */
+static void compare_op(struct mlf_failure *f, const char *pn, const char *tn)
+{
+	char a[80], b[80];
+	int i, n;
+
+	if (port.draws != tree.draws) {
+		mlf_failure_msg(f, "draws consumed: %lu on %s, %lu on %s",
+				port.draws, pn, tree.draws, tn);
+		diverged(f, MLF_NONE, MLF_NONE, MLF_NONE, MLF_NONE);
+	}
+	n = max(port.nr_visits, tree.nr_visits);
+	for (i = 0; i < n && i < MLF_DIFF_MAX_VISITS; i++) {
+		if (i < port.nr_visits && i < tree.nr_visits &&
+		    !memcmp(&port.visits[i], &tree.visits[i], sizeof(port.visits[i])))
+			continue;
+		mlf_failure_msg(f, "visit %d of the walk: %s on %s, %s on %s", i,
+				show_visit(a, sizeof(a), &port, i), pn,
+				show_visit(b, sizeof(b), &tree, i), tn);
+		diverged(f, MLF_NONE, MLF_NONE, MLF_NONE,
+			 i < port.nr_visits ? port.visits[i].memcg :
+					      tree.visits[i].memcg);
+	}
+	if (port.nr_visits != tree.nr_visits) {
+		mlf_failure_msg(f, "the walk visited %d memcgs on %s, %d on %s",
+				port.nr_visits, pn, tree.nr_visits, tn);
+		diverged(f, MLF_NONE, MLF_NONE, MLF_NONE, MLF_NONE);
+	}
+	if (port.nr_reclaimed != tree.nr_reclaimed ||
+	    port.nr_scanned != tree.nr_scanned) {
+		mlf_failure_msg(f,
+				"nr_reclaimed / nr_scanned: %lu / %lu on %s, %lu / %lu on %s",
+				port.nr_reclaimed, port.nr_scanned, pn,
+				tree.nr_reclaimed, tree.nr_scanned, tn);
+		diverged(f, MLF_NONE, MLF_NONE, MLF_NONE, MLF_NONE);
+	}
+}
+
+static void compare_unlinked(struct mlf_failure *f, const char *pn,
+			     const char *tn, int i, int nid)
+{
+	if (port.unlinked[i][nid] != tree.unlinked[i][nid]) {
+		mlf_failure_msg(f, "%s on %s, %s on %s",
+				port.unlinked[i][nid] ? "unlinked" : "linked", pn,
+				tree.unlinked[i][nid] ? "unlinked" : "linked", tn);
+		diverged(f, nid, MLF_NONE, MLF_NONE, i);
+	}
+	if (port.unlinked_next[i][nid] != tree.unlinked_next[i][nid] ||
+	    port.unlinked_pprev_null[i][nid] != tree.unlinked_pprev_null[i][nid]) {
+		mlf_failure_msg(f,
+				"unlinked lrugen: next %d, pprev %s on %s; next %d, pprev %s on %s (next: a memcg id, %d NULL, %d unknown, %d + a nulls value)",
+				port.unlinked_next[i][nid],
+				port.unlinked_pprev_null[i][nid] ? "NULL" : "set", pn,
+				tree.unlinked_next[i][nid],
+				tree.unlinked_pprev_null[i][nid] ? "NULL" : "set", tn,
+				MLF_DIFF_LINK_NULL, MLF_DIFF_LINK_UNKNOWN,
+				MLF_DIFF_LINK_NULLS);
+		diverged(f, nid, MLF_NONE, MLF_NONE, i);
+	}
+}
+
 static void compare(void)
 {
 	static const char *const states[] = { "empty", "online", "offline",
@@ -88,6 +168,7 @@ static void compare(void)
 				tree.applied ? "applied" : "was skipped", tn);
 		diverged(&f, MLF_NONE, MLF_NONE, MLF_NONE, MLF_NONE);
 	}
+	compare_op(&f, pn, tn);
 	for (nid = 0; nid < port.nr_nodes; nid++) {
 		if (port.seq[nid] != tree.seq[nid]) {
 			mlf_failure_msg(&f, "seq: %lu on %s, %lu on %s",
@@ -128,6 +209,7 @@ static void compare(void)
 			diverged(&f, MLF_NONE, MLF_NONE, MLF_NONE, i);
 		}
 		for (nid = 0; nid < port.nr_nodes; nid++) {
+			compare_unlinked(&f, pn, tn, i, nid);
 			if (port.gen[i][nid] == tree.gen[i][nid] &&
 			    port.seg[i][nid] == tree.seg[i][nid])
 				continue;

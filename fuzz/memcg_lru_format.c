@@ -96,6 +96,7 @@ static void random_op(const struct mlf_records *in, const struct mlf_header *h,
 		MLF_OP_RELEASE, MLF_OP_ROTATE,	MLF_OP_ROTATE,	MLF_OP_ROTATE,
 		MLF_OP_ROTATE,	MLF_OP_SOFT,	MLF_OP_SET,	MLF_OP_SET,
 		MLF_OP_RECLAIM, MLF_OP_RECLAIM, MLF_OP_RECLAIM,
+		MLF_OP_CSS_OFFLINE,
 	};
 
 	memset(op, 0, sizeof(*op));

@@ -52,6 +52,7 @@ void mlf_trace_print_op(FILE *out, const struct mlf_header *h,
 		print_draws(out, op, false);
 		break;
 	case MLF_OP_OFFLINE:
+	case MLF_OP_CSS_OFFLINE:
 		print_draws(out, op, true);
 		break;
 	case MLF_OP_ROTATE:
@@ -114,6 +115,7 @@ static const unsigned int kind_fields[MLF_OP_NR] = {
 	[MLF_OP_SOFT] = F_MEMCG | F_NODE | F_SOFTIRQ | F_DRAWS,
 	[MLF_OP_SET] = F_MEMCG | F_SET,
 	[MLF_OP_RECLAIM] = F_NODE | F_TARGET | F_DRAWS,
+	[MLF_OP_CSS_OFFLINE] = F_MEMCG | F_DRAWS,
 };
 
 static const char *const set_keys[] = { "min", "low", "success", "sizable",
@@ -130,7 +132,7 @@ static u8 *set_field(struct mlf_op *op, int i)
 /* How many draws an op of this kind may carry in a trace. */
 static int max_draws(const struct mlf_header *h, int kind)
 {
-	if (kind == MLF_OP_OFFLINE)
+	if (kind == MLF_OP_OFFLINE || kind == MLF_OP_CSS_OFFLINE)
 		return h->nr_nodes;
 	if (kind == MLF_OP_RECLAIM)
 		return MLF_OP_MAX_DRAWS;

@@ -2,7 +2,9 @@
 /*
  * One side of kernel_diff (diff_side.h): a world, and a snapshot of what
  * the memcg LRU holds after each op, read through the world's map of live
- * lrugens so that a corrupted list is cut short instead of followed.
+ * lrugens so that a corrupted list is cut short instead of followed, with
+ * what the op did on the way: the draws it consumed, and for a walk each
+ * shrink_one() decision in order and the scan_control's counts.
  */
 #include "diff_side.h"
 
@@ -11,6 +13,21 @@
 #include "harness/world.h"
 
 static struct mlf_world world;
+static int nr_visits;
+static struct mlf_diff_visit visits[MLF_DIFF_MAX_VISITS];
+
+static void note_visit(void *lruvec_ptr, int op)
+{
+	struct lruvec *lruvec = lruvec_ptr;
+
+	if (nr_visits < MLF_DIFF_MAX_VISITS)
+		visits[nr_visits] = (struct mlf_diff_visit){
+			.memcg = lruvec_memcg(lruvec)->id,
+			.node = lruvec_pgdat(lruvec)->node_id,
+			.op = op,
+		};
+	nr_visits++;
+}
 
 const char *mlf_diff_side_name(void)
 {
@@ -24,7 +41,26 @@ void mlf_diff_side_init(int nr_nodes, int pool_size)
 
 bool mlf_diff_side_apply(const struct mlf_op *op)
 {
-	return world_apply(&world, op);
+	bool applied;
+
+	nr_visits = 0;
+	mlf_walk_result_probe = note_visit;
+	applied = world_apply(&world, op);
+	mlf_walk_result_probe = NULL;
+	return applied;
+}
+
+/* Where an unlinked lrugen's next points, as diff_side.h encodes it. */
+static int link_of(const struct hlist_nulls_node *next)
+{
+	int owner, slot;
+
+	if (!next)
+		return MLF_DIFF_LINK_NULL;
+	if (is_a_nulls(next))
+		return MLF_DIFF_LINK_NULLS + (int)get_nulls_value(next);
+	slot = world_lrugen_lookup(&world, next, &owner);
+	return slot < 0 ? MLF_DIFF_LINK_UNKNOWN : slot;
 }
 
 static void snapshot_bin(struct mlf_diff_snapshot *s, int nid, int gen,
@@ -70,6 +106,9 @@ void mlf_diff_side_snapshot(struct mlf_diff_snapshot *s)
 		for (nid = 0; nid < world.cs.nr_nodes; nid++) {
 			const struct lru_gen_folio *lrugen;
 
+			s->unlinked[i][nid] = false;
+			s->unlinked_next[i][nid] = 0;
+			s->unlinked_pprev_null[i][nid] = false;
 			if (!slot->memcg) {
 				s->gen[i][nid] = s->seg[i][nid] = 0;
 				continue;
@@ -77,8 +116,19 @@ void mlf_diff_side_snapshot(struct mlf_diff_snapshot *s)
 			lrugen = &get_lruvec(slot->memcg, nid)->lrugen;
 			s->gen[i][nid] = lrugen->gen;
 			s->seg[i][nid] = lrugen->seg;
+			if (hlist_nulls_unhashed(&lrugen->list)) {
+				s->unlinked[i][nid] = true;
+				s->unlinked_next[i][nid] = link_of(lrugen->list.next);
+				s->unlinked_pprev_null[i][nid] = !lrugen->list.pprev;
+			}
 		}
 	}
+	s->draws = world.last_draws;
+	s->nr_reclaimed = world.last_nr_reclaimed;
+	s->nr_scanned = world.last_nr_scanned;
+	s->nr_visits = nr_visits;
+	memcpy(s->visits, visits,
+	       min(nr_visits, MLF_DIFF_MAX_VISITS) * sizeof(visits[0]));
 }
 
 void mlf_diff_side_finish(void)

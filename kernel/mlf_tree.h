@@ -49,17 +49,23 @@
  * shim's WRITE_ONCE_DEP() in compiler.h, for the same reason). The cost: a tree
  * that publishes a new node with WRITE_ONCE() in place of
  * rcu_assign_pointer() passes under TSan here (the port's build, where
- * only __hlist_nulls_del() releases, still reports it).
+ * only __hlist_nulls_del() releases, still reports it). Like the shim's
+ * WRITE_ONCE(), it is a scheduling point first: the deterministic
+ * scheduler switches there, and the walk checks learn who moved what.
  */
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 struct hlist_nulls_node;
 #undef WRITE_ONCE
 #define WRITE_ONCE(x, val)                                                    \
-	__atomic_store_n(&(x), (val),                                         \
-			 _Generic((val), struct hlist_nulls_node *                  \
-				  : __ATOMIC_RELEASE, default                         \
-				  : __ATOMIC_RELAXED))
+	({                                                                    \
+		typeof(&(x)) __p = &(x);                                      \
+		mlf_point(MLF_PT_WRITE, __p);                                 \
+		__atomic_store_n(__p, (val),                                  \
+				 _Generic((val), struct hlist_nulls_node *    \
+					  : __ATOMIC_RELEASE, default         \
+					  : __ATOMIC_RELAXED));               \
+	})
 #endif
 #endif
 
@@ -75,8 +81,17 @@ struct lruvec {
 	struct pglist_data *pgdat;
 };
 
+#define MAX_NR_ZONES 2
+
+/* as src/mm/mmzone.h has it: what should_abort_scan() reads */
+struct zone {
+	bool unmanaged;
+	bool watermark_ok;
+};
+
 typedef struct pglist_data {
 	int node_id;
+	struct zone node_zones[MAX_NR_ZONES];
 	struct lru_gen_memcg memcg_lru;
 } pg_data_t;
 

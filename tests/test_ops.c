@@ -337,6 +337,60 @@ TEST(get_put_and_the_life_cycle)
 	world_destroy(&w);
 }
 
+/*
+ * offline_css() runs the css_offline callback (OLD on every node) before it
+ * clears CSS_ONLINE. A walk in between finds the memcg old and still
+ * online, and shrink_one() sends it back YOUNG on success: the kernel's
+ * window, reached here by css_offline, a reclaim, then offline. The same
+ * walk after the whole offline sends it to the TAIL instead.
+ */
+TEST(a_walk_between_css_offline_and_offline_sees_it_online)
+{
+	struct mlf_op op;
+
+	setup(1, 4);
+	online(0, 0);
+	online(1, 1);	/* keeps the old generation from emptying */
+	online(2, 0);
+	EXPECT(rotate(0, 0, MEMCG_LRU_YOUNG, 5));
+	EXPECT(rotate(2, 0, MEMCG_LRU_YOUNG, 5));
+	EXPECT(set_outcome(0, 0, 0, 1, 0, 2));
+	EXPECT(set_outcome(2, 0, 0, 1, 0, 2));
+
+	/* the callback alone: old generation, head of bin 2, still online */
+	EXPECT(apply(mkop(MLF_OP_CSS_OFFLINE, 0, 0, 1, 2)));
+	EXPECT_BIN(0, 0, 2, 0);
+	EXPECT(w.cs.slots[0].memcg->online);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_ONLINE);
+	/* offline_css() runs the callback once: not again */
+	EXPECT(!apply(mkop(MLF_OP_CSS_OFFLINE, 0, 0, 1, 3)));
+
+	/* a walk of bin 2 meets it: success and online, so YOUNG (bin 4) */
+	op = mkop(MLF_OP_RECLAIM, 0, 0, 2, 2, 4);
+	op.target = 2;
+	EXPECT(apply(op));
+	EXPECT_BIN(0, 1, 4, 0);
+	EXPECT_EQ(lrugen(0, 0)->gen, get_memcg_gen(seq(0) + 1));
+	EXPECT_EQ(lrugen(0, 0)->seg, 0);
+
+	/* CSS_ONLINE cleared: no draw, no rotation, the base ref dropped */
+	EXPECT(apply(mkop(MLF_OP_OFFLINE, 0, 0, 1, 6)));
+	EXPECT(!w.cs.slots[0].memcg->online);
+	EXPECT_EQ(w.cs.slots[0].state, SLOT_DEAD);
+	EXPECT_BIN(0, 1, 4, 0);
+
+	/* the whole offline, then the same walk: offline, so TAIL */
+	EXPECT(apply(mkop(MLF_OP_GET, 2, 0, 0)));
+	EXPECT(apply(mkop(MLF_OP_OFFLINE, 2, 0, 1, 3)));
+	EXPECT_BIN(0, 0, 3, 2);
+	op = mkop(MLF_OP_RECLAIM, 0, 0, 2, 3, 3);
+	op.target = 2;
+	EXPECT(apply(op));
+	EXPECT_EQ(lrugen(2, 0)->gen, get_memcg_gen(seq(0)));
+	EXPECT_EQ(lrugen(2, 0)->seg, MEMCG_LRU_TAIL);
+	world_destroy(&w);
+}
+
 TEST(reclaim_releases_a_dead_memcg_it_meets)
 {
 	setup(2, 4);

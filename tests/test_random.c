@@ -61,8 +61,11 @@ static void random_op(struct mlf_op *op, int pool, int nodes)
 
 	if (r < 22) {
 		op->kind = MLF_OP_ONLINE;
-	} else if (r < 28) {
+	} else if (r < 26) {
 		op->kind = MLF_OP_OFFLINE;
+	} else if (r < 28) {
+		/* the callback alone: walks may run before its offline */
+		op->kind = MLF_OP_CSS_OFFLINE;
 	} else if (r < 33) {
 		op->kind = MLF_OP_GET;
 	} else if (r < 38) {

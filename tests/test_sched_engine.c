@@ -3,8 +3,10 @@
  * The scheduled concurrent engine on many pseudo-random inputs (ops and
  * schedule decisions from a seeded PRNG, both policies): a correct variant
  * must pass every check of every run, and the same input must give the
- * same run (the same steps, switches and sections) twice. ctest runs a
- * short version; the long one is
+ * same run (the same steps, switches and sections) twice. First, one
+ * handcrafted input: the kernel's window in offline_css(), between the
+ * css_offline callback and CSS_ONLINE cleared, must be reachable by some
+ * schedule (offline_window()). ctest runs a short version; the long one is
  *
  *   test_sched_engine_<variant> --inputs 100000 --seed N
  */
@@ -63,6 +65,60 @@ static void random_input(struct sched_input *in)
 	}
 }
 
+/*
+ * A writer sets m0 to succeed, rotates it YOUNG and offlines it; a reader
+ * walks the old generation (m1 keeps it from emptying). The reader can meet
+ * m0 there only after the css_offline callback moved it OLD; the kernel
+ * clears CSS_ONLINE only after the callback, so some switch point lets the
+ * reader's shrink_one() see m0 online and send it back YOUNG. Try every
+ * point of the writer's run for the switch: at least one must show it, and
+ * every run must pass every check. (With CSS_ONLINE cleared first, as the
+ * port once had it, none does.)
+ */
+static int offline_window(void)
+{
+	static struct sched_input in;
+	unsigned long hits = 0, runs = 0;
+	int delay;
+
+	for (delay = 1; delay <= 400; delay++) {
+		struct sched_stats st = { 0 };
+
+		memset(&in, 0, sizeof(in));
+		in.nr_nodes = 1;
+		in.pool_size = 2;
+		in.nr_writers = 1;
+		in.nr_readers = 1;
+		in.nr_initial = 2;
+		in.policy = MLF_SCHED_INPUT;
+		in.seed = 7;
+		in.nr_ops = 4;
+		in.ops[0] = (struct sched_op){ .task = 0, .kind = SOP_SET,
+					      .slot = 0,
+					      .arg = SOP_SHRINK_SUCCESS };
+		in.ops[1] = (struct sched_op){ .task = 0, .kind = SOP_ROTATE,
+					      .slot = 0, .arg = 3 /* YOUNG */ };
+		in.ops[2] = (struct sched_op){ .task = 0, .kind = SOP_OFFLINE,
+					      .slot = 0 };
+		in.ops[3] = (struct sched_op){ .task = 1, .kind = SOP_RECLAIM };
+		/* the writer first, then after @delay points the reader */
+		in.nr_decisions = 2;
+		in.decisions[0] = (struct mlf_sched_decision){ 1, 0 };
+		in.decisions[1] = (struct mlf_sched_decision){ delay, 1 };
+		sched_engine_run(&in, &st);
+		runs++;
+		hits += st.young_in_offline_window;
+	}
+	printf("offline window: %lu of %lu schedules send the offlining memcg back YOUNG\n",
+	       hits, runs);
+	if (!hits) {
+		fprintf(stderr,
+			"no schedule puts a walk between the css_offline callback and CSS_ONLINE cleared\n");
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long inputs = 300, n;
@@ -77,6 +133,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed"))
 			seed = strtoull(argv[i + 1], NULL, 0);
 	}
+	if (offline_window())
+		return 1;
 	rng_state = seed ? seed : 1;
 	for (n = 0; n < inputs; n++) {
 		random_input(&in);

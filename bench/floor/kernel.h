@@ -30,6 +30,9 @@ typedef uint64_t u64;
 typedef int8_t s8;
 typedef int32_t s32;
 typedef int64_t s64;
+typedef unsigned int gfp_t;
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
@@ -181,7 +184,9 @@ static inline void floor_spin_unlock(spinlock_t *lock)
 /* scheduling points and tracepoints: nothing */
 #define cond_resched() barrier()
 #define cond_resched_tasks_rcu_qs() barrier()
+#define current_is_kswapd() false
 #define trace_mlf_walk(event, obj, arg) ((void)(obj))
+#define mlf_walk_visit_result(lruvec, op) ((void)(lruvec), (op))
 /* the walk's events (src/kernel/trace.h): no walk is ever watched */
 struct mlf_walk {
 	void *pgdat;

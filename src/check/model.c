@@ -302,7 +302,9 @@ static int successor(const struct mlf_model *m, int id, int nid, int *end_gen)
  * walk has moved on, so the cursor's successor is read before its own
  * rotation, and a memcg rotated to the tail of the bin being walked is met
  * again. A memcg whose tryget fails is released (on every node), and the
- * walk continues from the successor it had when it was unlinked.
+ * walk continues from the successor it had when it was unlinked. It stops
+ * after a visit that brought what it reclaimed to the request (at least
+ * 2 pages: should_abort_scan()'s compact_gap() of order 0).
  */
 static void reclaim(struct mlf_model *m, int nid, unsigned long target,
 		    struct draws *d)
@@ -345,7 +347,12 @@ static void reclaim(struct mlf_model *m, int nid, unsigned long target,
 			held = x;
 			op = shrink_one(m, x, nid, &reclaimed);
 			prev = x;
-			if (target && reclaimed >= target) {
+			/*
+			 * should_abort_scan(), root reclaim outside kswapd:
+			 * reclaimed >= max(nr_to_reclaim, compact_gap(0) = 2);
+			 * a target of 0 is never met
+			 */
+			if (target && reclaimed >= (target > 2 ? target : 2)) {
 				aborted = true;
 				break;
 			}
@@ -396,10 +403,19 @@ void model_apply(struct mlf_model *m, const struct mlf_op *op)
 	case MLF_OP_ONLINE:
 		online(m, id, &d);
 		break;
-	case MLF_OP_OFFLINE:
-		mc->online = false;
+	case MLF_OP_CSS_OFFLINE:
+		/* the callback: OLD on every node; the memcg stays online */
 		for (nid = 0; nid < m->nr_nodes; nid++)
 			rotate(m, id, nid, ROT_OLD, &d);
+		mc->css_offlined = true;
+		break;
+	case MLF_OP_OFFLINE:
+		/* offline_css(): the callback first, then CSS_ONLINE cleared */
+		if (!mc->css_offlined)
+			for (nid = 0; nid < m->nr_nodes; nid++)
+				rotate(m, id, nid, ROT_OLD, &d);
+		mc->css_offlined = false;
+		mc->online = false;
 		mc->refs--;
 		break;
 	case MLF_OP_GET:

@@ -42,6 +42,7 @@ struct mlf_model_node {
 struct mlf_model_memcg {
 	bool allocated;		/* onlined and not yet released */
 	bool online;
+	bool css_offlined;	/* the css_offline callback ran, still online */
 	long refs;
 	u8 below_min, below_low, success, sizable, nr_reclaimed;
 	bool linked[MAX_NUMNODES];

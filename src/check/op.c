@@ -12,7 +12,7 @@ static const char *const op_kind_names[MLF_OP_NR] = {
 	[MLF_OP_GET] = "get",	      [MLF_OP_PUT] = "put",
 	[MLF_OP_RELEASE] = "release", [MLF_OP_ROTATE] = "rotate",
 	[MLF_OP_SOFT] = "soft",	      [MLF_OP_SET] = "set",
-	[MLF_OP_RECLAIM] = "reclaim",
+	[MLF_OP_RECLAIM] = "reclaim", [MLF_OP_CSS_OFFLINE] = "css_offline",
 };
 
 static const char *const rotate_op_names[] = {

@@ -15,7 +15,9 @@
 
 enum mlf_op_kind {
 	MLF_OP_ONLINE,		/* online m: lru_gen_online_memcg, 1 draw */
-	MLF_OP_OFFLINE,		/* offline m: OLD on every node, drops base ref */
+	MLF_OP_OFFLINE,		/* offline m: offline_css() (the callback unless
+				 * css_offline ran it, then CSS_ONLINE cleared),
+				 * drops the base ref */
 	MLF_OP_GET,		/* get m: take a reference */
 	MLF_OP_PUT,		/* put m: drop a reference the harness took */
 	MLF_OP_RELEASE,		/* release m: css_released of a dead memcg */
@@ -23,6 +25,11 @@ enum mlf_op_kind {
 	MLF_OP_SOFT,		/* soft m n: lru_gen_soft_reclaim, maybe softirq */
 	MLF_OP_SET,		/* set m: what shrink_one() will find */
 	MLF_OP_RECLAIM,		/* reclaim n: shrink_many, draws as needed */
+	/*
+	 * css_offline m: the css_offline callback alone (protection reset, OLD
+	 * on every node); the memcg stays online until its "offline"
+	 */
+	MLF_OP_CSS_OFFLINE,
 	MLF_OP_NR,
 };
 

@@ -361,7 +361,6 @@ bool check_shadow_budget(const struct mlf_reclaim_check_state *rw,
 
 static const char *const event_name[MLF_NR_EVENT_ITEMS] = {
 	"WORKINGSET_REFAULT_ANON", "WORKINGSET_REFAULT_FILE",
-	"PGSTEAL_ANON", "PGSTEAL_FILE",
 };
 
 bool check_stats_reparent(const struct mlf_reclaim_check_state *rw,

@@ -17,7 +17,10 @@
 #define MLF_RECLAIM_MAX_POOL 16
 /* the folios of a reclaim world (MLF_RECLAIM_MAX_FOLIOS) */
 #define MLF_RECLAIM_MODEL_FOLIOS 512
-/* the event items that follow a live memcg (stats.h) */
+/*
+ * the lruvec items that follow a live memcg (stats.h): the refault events,
+ * which 6.12 keeps per lruvec; the redirection is seed 001's, reconstructed
+ */
 #define MLF_NR_EVENT_ITEMS (NR_VM_NODE_STAT_ITEMS - WORKINGSET_REFAULT_ANON)
 
 /*

@@ -21,6 +21,11 @@ struct mlf_slot {
 	struct mem_cgroup *memcg;	/* NULL when SLOT_EMPTY */
 	enum mlf_slot_state state;
 	long refs;			/* references held by the harness */
+	/*
+	 * SLOT_ONLINE only: the css_offline callback ran (the memcg is in
+	 * the old generation) and CSS_ONLINE is still set
+	 */
+	bool css_offlined;
 };
 
 /* "empty", "online", "offline", "dead" */

@@ -120,7 +120,7 @@ void conc_teardown(void)
 		if (!memcg)
 			continue;
 		if (conc_slots[i].state == CS_ONLINE) {
-			mem_cgroup_css_offline(memcg);
+			css_offline(memcg);
 			mem_cgroup_put(memcg);
 		}
 		if (conc_memcg_refs(memcg))

@@ -100,7 +100,7 @@ static bool do_offline(int i)
 	memcg = s->memcg;
 	pthread_mutex_unlock(&s->lock);
 
-	mem_cgroup_css_offline(memcg);
+	css_offline(memcg);
 
 	pthread_mutex_lock(&s->lock);
 	set_slot_state(s, CS_OFFLINE);
@@ -258,7 +258,7 @@ bool conc_apply(int thread, const struct conc_op *op)
 		break;
 	case CONC_RECLAIM: {
 		struct scan_control sc = {
-			.nr_to_reclaim = op->target,
+			.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 			.priority = 12,
 			.proactive = 1,
 		};

@@ -88,8 +88,6 @@ static void free_hook(struct folio *folio)
 	struct mlf_reclaim_world *rw = cur;
 	int i = folio - rw->folios;
 
-	expect_event(rw, rw->rcs.model.memcg[i], rw->rcs.model.node[i],
-		     PGSTEAL_ANON + rw->rcs.model.type[i]);
 	folio->flags = 0;
 	model_uncharge(rw, i);
 	rw->folios_freed++;
@@ -315,7 +313,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 			  const struct mlf_reclaim_op *op)
 {
 	struct scan_control sc = {
-		.nr_to_reclaim = op->target,
+		.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 		.priority = op->priority,
 		.may_writepage = 1,
 		.may_unmap = 1,
@@ -344,8 +342,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 				      pgdat->kswapd_failures, &f),
 		&f);
 	fail_if(check_reclaim_progress(&rw->w.cs, op->node, walk_gen,
-				       sc.nr_to_reclaim &&
-					       sc.nr_reclaimed >= sc.nr_to_reclaim,
+				       mlf_reclaim_met(&sc),
 				       walk_failed, walk_nr_failed, &f),
 		&f);
 }
@@ -468,7 +465,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			css_get(s->memcg);
 			rw->charge_ref[op.memcg] = true;
 		}
-		mem_cgroup_css_offline(s->memcg);
+		css_offline(s->memcg);
 		s->state = SLOT_OFFLINE;
 		put_ref(rw, op.memcg);	/* the base reference */
 		break;
@@ -508,10 +505,11 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		lru_gen_age(get_lruvec(s->memcg, op.node));
 		break;
 	case RECLAIM_OP_PROTECT:
-		if (s->state == SLOT_EMPTY)
+		/* memory.min / memory.low: files of an online cgroup only */
+		if (s->state != SLOT_ONLINE)
 			goto skip;
-		WRITE_ONCE(s->memcg->memory_min, op.min);
-		WRITE_ONCE(s->memcg->memory_low, op.low);
+		page_counter_set_min(&s->memcg->memory, op.min);
+		page_counter_set_low(&s->memcg->memory, op.low);
 		break;
 	case RECLAIM_OP_SWAPPINESS:
 		if (s->state == SLOT_EMPTY)

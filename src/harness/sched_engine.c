@@ -187,7 +187,7 @@ static bool do_offline(int i)
 		return false;
 	memcg = handed_over(i);
 	set_state(s, SS_OFFLINING);
-	mem_cgroup_css_offline(memcg);
+	css_offline(memcg);
 	set_state(s, SS_OFFLINE);
 	/* the base reference: maybe the last, then the memcg is dead */
 	mem_cgroup_put(memcg);
@@ -237,7 +237,7 @@ MLF_NO_TSAN static unsigned long node_seq(int nid)
 static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 {
 	struct scan_control sc = {
-		.nr_to_reclaim = target,
+		.nr_to_reclaim = mlf_nr_to_reclaim(target),
 		.priority = 12,
 		.proactive = 1,
 	};
@@ -249,7 +249,7 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	ts->sc = &sc;
 	mlf_shrink_many(NODE_DATA(nid), &sc);
 	ts->sc = NULL;
-	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
+	aborted = mlf_reclaim_met(&sc);
 	if (!mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f))
 		fail_with(&f);
 	/* every reader counts: relaxed atomics, like ops and skipped */
@@ -367,8 +367,9 @@ MLF_NO_TSAN static void section_structure(int nid)
 	bool ok;
 
 	mlf_tsan_ignore_begin();
+	/* not a memcg a bug freed already: its lrugens are poison */
 	for (i = 0; i < E.in->pool_size; i++)
-		E.world.cs.slots[i].memcg = alloc_of(i);
+		E.world.cs.slots[i].memcg = lin_memcg_of(NULL, i);
 	mlf_lrugen_map_fill(&E.world.cs.map, E.world.cs.slots, E.in->pool_size,
 			    E.in->nr_nodes);
 	ok = check_list_links(&E.world.cs, nid, &f) &&
@@ -483,6 +484,18 @@ MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
 					  node_seq(ts->stale.nid), &f))
 			fail_with(&f);
 	}
+}
+
+/* What shrink_one() decided: note a YOUNG in an offline's window. */
+MLF_NO_TSAN static void result_probe(void *lruvec, int op)
+{
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	int slot = slot_of_memcg(memcg);
+
+	if (op == MEMCG_LRU_YOUNG && slot >= 0 &&
+	    state_of(&E.slots[slot]) == SS_OFFLINING &&
+	    READ_ONCE(memcg->online))
+		E.stats->young_in_offline_window++;
 }
 
 /* The port's state, by slot ids: what the exploration calls a state. */
@@ -601,6 +614,7 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 	if (!mlf_lin_sync(&E.lin, &f))
 		fail_with(&f);
 	mlf_walk_probe = walk_probe;
+	mlf_walk_result_probe = result_probe;
 	mlf_set_context_printer(print_schedule);
 }
 
@@ -674,6 +688,7 @@ static void teardown(void)
 	int i;
 
 	mlf_walk_probe = NULL;
+	mlf_walk_result_probe = NULL;
 	mlf_current_op = MLF_NONE;
 	for (i = 0; i < E.in->pool_size; i++) {
 		struct slot *s = &E.slots[i];
@@ -682,7 +697,7 @@ static void teardown(void)
 		if (!memcg)
 			continue;
 		if (state_of(s) == SS_ONLINE) {
-			mem_cgroup_css_offline(memcg);
+			css_offline(memcg);
 			mem_cgroup_put(memcg);
 		}
 		css_release(memcg);

@@ -85,6 +85,12 @@ struct sched_input {
 struct sched_stats {
 	unsigned long runs, ops, skipped, walks, visits, restarts;
 	unsigned long sections;		/* critical sections checked */
+	/*
+	 * visits whose shrink_one() sent back YOUNG a memcg in the middle of
+	 * its offline: the css_offline callback under way or done (in the
+	 * old generation), CSS_ONLINE still set (the kernel's window)
+	 */
+	unsigned long young_in_offline_window;
 	struct mlf_sched_stats sched;	/* of the last run */
 	unsigned long steps_total;	/* over all runs */
 };

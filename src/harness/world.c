@@ -205,7 +205,11 @@ void world_destroy(struct mlf_world *w)
 			continue;
 		}
 		if (slot->state == SLOT_ONLINE) {
-			mem_cgroup_css_offline(slot->memcg);
+			if (slot->css_offlined)
+				css_clear_online(slot->memcg);
+			else
+				css_offline(slot->memcg);
+			slot->css_offlined = false;
 			mem_cgroup_put(slot->memcg);
 		}
 		while (slot->refs-- > 0)
@@ -562,7 +566,7 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 {
 	static struct walk_record rec;
 	struct scan_control sc = {
-		.nr_to_reclaim = op->target,
+		.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 		.priority = 12,
 		.proactive = 1,
 	};
@@ -583,7 +587,9 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 
 	w->walks++;
 	w->restarts += rec.restarts;
-	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
+	w->last_nr_reclaimed = sc.nr_reclaimed;
+	w->last_nr_scanned = sc.nr_scanned;
+	aborted = mlf_reclaim_met(&sc);
 	/* the walk may touch any bin of its node, and release anywhere */
 	w->touched.full_node[nid] = true;
 	for (i = 0; i < rec.nr_failed && i < w->cs.pool_size; i++) {
@@ -611,6 +617,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	slot = &w->cs.slots[op.memcg];
 
 	w->cs.map_kept = true;
+	w->last_draws = w->last_nr_reclaimed = w->last_nr_scanned = 0;
 	mlf_current_op = w->op_index++;
 	w->cs.cur_op_kind = op.kind;
 	w->cs.cur_op_node = op.node;
@@ -639,10 +646,25 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		slot->memcg = mem_cgroup_alloc(op.memcg);
 		slot->state = SLOT_ONLINE;
 		slot->refs = 0;
+		slot->css_offlined = false;
 		map_memcg(w, op.memcg, true);
 		mem_cgroup_css_online(slot->memcg);
 		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
+		break;
+	case MLF_OP_CSS_OFFLINE:
+		/* offline_css() up to the callback: CSS_ONLINE stays set */
+		if (slot->state != SLOT_ONLINE || slot->css_offlined)
+			goto skip;
+		note_op(w, &op);
+		note_before(w, op.memcg, before);
+		touch_bins(w, op.memcg, MLF_NONE);
+		mem_cgroup_css_offline(slot->memcg);
+		slot->css_offlined = true;
+		model_apply(&w->cs.model, &op);
+		touch_bins(w, op.memcg, MLF_NONE);
+		for (nid = 0; nid < w->cs.nr_nodes; nid++)
+			check_rotation(w, &op, nid, MEMCG_LRU_OLD, before);
 		break;
 	case MLF_OP_OFFLINE:
 		if (slot->state != SLOT_ONLINE)
@@ -650,13 +672,19 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		note_op(w, &op);
 		note_before(w, op.memcg, before);
 		touch_bins(w, op.memcg, MLF_NONE);
-		mem_cgroup_css_offline(slot->memcg);
-		slot->state = SLOT_OFFLINE;
-		drop_ref(slot);		/* the base reference */
+		/* offline_css(): the callback (unless css_offline ran it) */
+		if (!slot->css_offlined)
+			mem_cgroup_css_offline(slot->memcg);
+		css_clear_online(slot->memcg);
 		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
-		for (nid = 0; nid < w->cs.nr_nodes; nid++)
-			check_rotation(w, &op, nid, MEMCG_LRU_OLD, before);
+		if (!slot->css_offlined)
+			for (nid = 0; nid < w->cs.nr_nodes; nid++)
+				check_rotation(w, &op, nid, MEMCG_LRU_OLD,
+					       before);
+		slot->css_offlined = false;
+		slot->state = SLOT_OFFLINE;
+		drop_ref(slot);		/* the base reference */
 		break;
 	case MLF_OP_GET:
 		if (!slot_has_ref(slot))
@@ -732,6 +760,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		goto skip;
 	}
 	w->ops_applied++;
+	w->last_draws = mlf_entropy_draws();
 	check_after_op(w);
 	/* the draws live in this frame: later draws (teardown) read zeros */
 	mlf_entropy_bytes(NULL, 0);

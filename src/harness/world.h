@@ -56,6 +56,11 @@ struct mlf_world {
 	struct mlf_touched touched;
 	int storage_cap;	/* the slots the storage of cs.slots holds */
 	long op_index;
+	/*
+	 * the last applied op: the draws it consumed, and (a reclaim) what its
+	 * walk's scan_control counted
+	 */
+	unsigned long last_draws, last_nr_reclaimed, last_nr_scanned;
 	/* counters */
 	unsigned long ops_applied, ops_skipped, walks, restarts;
 	unsigned long full_check_runs, touched_check_runs;

@@ -3,6 +3,7 @@
 #include "trace.h"
 
 mlf_walk_probe_t mlf_walk_probe;
+mlf_walk_result_probe_t mlf_walk_result_probe;
 
 void mlf_walk_begin(struct mlf_walk *walk)
 {

@@ -37,6 +37,30 @@ typedef void (*mlf_walk_probe_t)(enum mlf_walk_event event, void *obj,
 				 long arg);
 extern mlf_walk_probe_t mlf_walk_probe;
 
+/*
+ * What shrink_one() decided for the lruvec it visited: the rotation
+ * shrink_many() will apply (0: none). A probe of its own, beside the walk's
+ * events: the harness wraps each call of shrink_one() in shrink_many()
+ * (src/mm/shrink_one.h), so neither the port's text nor a kernel tree's
+ * carries a line for it.
+ */
+typedef void (*mlf_walk_result_probe_t)(void *lruvec, int op);
+extern mlf_walk_result_probe_t mlf_walk_result_probe;
+
+static inline int mlf_walk_visit_result(void *lruvec, int op)
+{
+#ifndef MLF_SHIM_BENCH
+	mlf_walk_result_probe_t probe =
+		__atomic_load_n(&mlf_walk_result_probe, __ATOMIC_RELAXED);
+
+	if (probe)
+		probe(lruvec, op);
+#else
+	(void)lruvec;
+#endif
+	return op;
+}
+
 /* A walk of one node's bins: where its heads are, and what it met. */
 struct mlf_walk {
 	void *pgdat;

@@ -14,6 +14,8 @@ typedef uint64_t u64;
 typedef int8_t s8;
 typedef int32_t s32;
 typedef int64_t s64;
+/* allocation flags: the shim allocates one way, they are carried only */
+typedef unsigned int gfp_t;
 
 typedef struct {
 	long counter;

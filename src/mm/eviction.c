@@ -4,8 +4,11 @@
  * include/linux/mm_inline.h of Linux 6.12 (lru_gen_add_folio, the aging,
  * scan_folios, isolate_folios, evict_folios, get_nr_to_scan,
  * try_to_shrink_lruvec, lruvec_is_sizable), with seed 004's isolation
- * accounting (CONFIG_LRU_GEN_ISO_COUNT) and throttle
- * (CONFIG_LRU_GEN_ISO_THROTTLE).
+ * accounting (CONFIG_LRU_GEN_ISO_COUNT: patch 1, ported from its diff,
+ * which the seed has whole) and throttle (CONFIG_LRU_GEN_ISO_THROTTLE:
+ * patch 2, a RECONSTRUCTION: the seed has its commit message and its
+ * mmzone.h hunk, not the 156 lines of mm/vmscan.c; see
+ * lru_gen_too_many_isolated() and docs/reconstructions.md).
  *
  * Left out: tiers and refault feedback (which type get_type_to_scan()
  * favours is a random draw, so the fuzzer steers it), the page table walk
@@ -48,7 +51,7 @@ bool mem_cgroup_below_min(struct mem_cgroup *target, struct mem_cgroup *memcg)
 {
 	if (!memcg->parent || memcg == target)
 		return false;
-	return READ_ONCE(memcg->memory_min) >=
+	return READ_ONCE(memcg->memory.min) >=
 	       (unsigned long)atomic_long_read(&memcg->usage);
 }
 
@@ -56,7 +59,7 @@ bool mem_cgroup_below_low(struct mem_cgroup *target, struct mem_cgroup *memcg)
 {
 	if (!memcg->parent || memcg == target)
 		return false;
-	return READ_ONCE(memcg->memory_low) >=
+	return READ_ONCE(memcg->memory.low) >=
 	       (unsigned long)atomic_long_read(&memcg->usage);
 }
 
@@ -447,10 +450,15 @@ static void reclaim_throttle(struct pglist_data *pgdat)
 }
 
 /*
- * Per lruvec, not per node: reclaimers contend per lruvec, and isolation in
- * one memcg must not throttle reclaim in another. About one generation's
- * worth may be in flight. Writeback throttling is always sane here (cgroup
- * v2), and GFP_NOIO/NOFS callers are not modelled.
+ * Seed 004 patch 2, RECONSTRUCTED from its commit message (its vmscan.c
+ * hunks are not in the seed, nor in any public copy found): the function
+ * names, "the check is per lruvec rather than node-wide", "the threshold
+ * is the evictable size of the type divided by MIN_NR_GENS" and
+ * "kswapd ... [is] exempt" are the message's; the strict ">" is inferred
+ * from the legacy too_many_isolated() ("isolated > inactive"), which the
+ * message says it mirrors. Writeback throttling is always sane here
+ * (cgroup v2), and GFP_NOIO/NOFS callers (the message: "the threshold is
+ * raised") are not modelled.
  */
 static bool lru_gen_too_many_isolated(struct lruvec *lruvec, int type,
 				      struct scan_control *sc)
@@ -467,6 +475,16 @@ static bool lru_gen_too_many_isolated(struct lruvec *lruvec, int type,
  * only when every evictable type is over (isolate_folios() may fall back
  * to the other one, so one over-isolated type must not block the other);
  * give up after one sleep, and let a dying task go with faked progress.
+ *
+ * RECONSTRUCTED (seed 004 patch 2): from the message, "collects the types
+ * that are not over-isolated and have evictable folios, and sleeps only
+ * when all of them are over-isolated", "the mask is passed to
+ * isolate_folios()", "a dying task fakes progress to exit reclaim
+ * quickly". Inferred from the legacy shrink_inactive_list() loop the
+ * message says it mirrors: one reclaim_throttle() and then give up ("if
+ * (stalled) return 0"), and the dying check right after the sleep; the
+ * faked progress is MIN_LRU_BATCH here (the legacy returns
+ * SWAP_CLUSTER_MAX).
  */
 static int throttle_evictable_types(struct lruvec *lruvec,
 				    struct scan_control *sc, int swappiness)
@@ -579,7 +597,8 @@ static void free_folio(struct lruvec *lruvec, struct folio *folio)
 	int type = folio_is_file_lru(folio);
 
 	atomic_long_add(-1, &lruvec_memcg(lruvec)->usage);
-	mod_lruvec_state(lruvec, PGSTEAL_ANON + type, 1);
+	/* evict_folios(): __count_vm_events(PGSTEAL_ANON + type, reclaimed) */
+	__count_vm_events(PGSTEAL_ANON + type, 1);
 	if (hook)
 		hook(folio);
 }

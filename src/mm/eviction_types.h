@@ -51,9 +51,19 @@ enum node_stat_item {
 	NR_ISOLATED_FILE,
 	WORKINGSET_REFAULT_ANON,
 	WORKINGSET_REFAULT_FILE,
+	NR_VM_NODE_STAT_ITEMS
+};
+
+/*
+ * vm_event_item, reduced likewise: global events (count_vm_events()), not
+ * per node or memcg. 6.12's evict_folios() counts PGSTEAL_ANON + type here
+ * and nowhere else (the per-memcg PGSTEAL_KSWAPD / _DIRECT it also counts
+ * are not ported).
+ */
+enum vm_event_item {
 	PGSTEAL_ANON,
 	PGSTEAL_FILE,
-	NR_VM_NODE_STAT_ITEMS
+	NR_VM_EVENT_ITEMS
 };
 
 /* folio->flags bits */
@@ -120,13 +130,12 @@ struct folio {
 	int kswapd_failures;		/* Number of 'reclaimed == 0' runs */
 
 /*
- * struct mem_cgroup: the parent (stats of a dying memcg go there),
- * memory.min / memory.low and the charge, in pages, and swappiness.
+ * struct mem_cgroup: the parent (stats of a dying memcg go there), the
+ * charge, in pages, and swappiness (memory.min / memory.low: memcg->memory,
+ * memcontrol.h).
  */
 #define MEMCG_EVICTION_FIELDS            \
 	struct mem_cgroup *parent;       \
-	unsigned long memory_min;        \
-	unsigned long memory_low;        \
 	atomic_long_t usage;             \
 	int swappiness;
 

@@ -42,13 +42,49 @@ void mem_cgroup_css_online(struct mem_cgroup *memcg)
 }
 
 /*
- * Offlining moves the memcg to the old generation so that reclaim gets to it
- * first, then drops the base reference (percpu_ref_kill in the kernel).
+ * The css_offline callback, mm/memcontrol.c's mem_cgroup_css_offline()
+ * reduced to what reaches the memcg LRU: memory.min and memory.low go to
+ * zero (page_counter_set_min/low(&memcg->memory, 0)), and the memcg moves
+ * to the old generation so that reclaim gets to it first. The memcg is
+ * still online while this runs: CSS_ONLINE is cleared after it returns
+ * (css_offline() below).
  */
+#ifndef MLF_KERNEL_TREE
 void mem_cgroup_css_offline(struct mem_cgroup *memcg)
 {
-	WRITE_ONCE(memcg->online, false);
+	page_counter_set_min(&memcg->memory, 0);
+	page_counter_set_low(&memcg->memory, 0);
+
 	lru_gen_offline_memcg(memcg);
+}
+
+/* mem_cgroup_css_released(), reduced likewise */
+void mem_cgroup_css_released(struct mem_cgroup *memcg)
+{
+	lru_gen_release_memcg(memcg);
+}
+#endif /* !MLF_KERNEL_TREE: the tree's own (kernel/tree_memcg_after.h) */
+
+/*
+ * The end of offline_css() (kernel/cgroup/cgroup.c): after the callback,
+ * css->flags &= ~CSS_ONLINE. Between the two a reclaim walk can find the
+ * memcg in the old generation and still online, and shrink_one() may send
+ * it back YOUNG.
+ */
+void css_clear_online(struct mem_cgroup *memcg)
+{
+	WRITE_ONCE(memcg->online, false);
+}
+
+/*
+ * offline_css() in the kernel's order: the css_offline callback, then
+ * CSS_ONLINE cleared. The caller then drops the base reference (the one
+ * kill_css() kept until after ->css_offline()).
+ */
+void css_offline(struct mem_cgroup *memcg)
+{
+	mem_cgroup_css_offline(memcg);
+	css_clear_online(memcg);
 }
 
 bool mem_cgroup_put(struct mem_cgroup *memcg)
@@ -81,8 +117,7 @@ static void css_free_rcu_fn(struct rcu_head *head)
 
 void css_release(struct mem_cgroup *memcg)
 {
-	/* mem_cgroup_css_released() */
-	lru_gen_release_memcg(memcg);
+	mem_cgroup_css_released(memcg);
 
 	/* readers may still stand on the lrugens: free after a grace period */
 	call_rcu(&memcg->rcu, css_free_rcu_fn);

@@ -5,7 +5,9 @@
  * one lruvec per node, and the life cycle around them, after
  * mem_cgroup_css_{online,offline,released,free}() in mm/memcontrol.c:
  *
- *   alloc --online--> online --offline--> offline (base reference dropped)
+ *   alloc --online--> online --css_offline callback--> still online, in
+ *   the old generation --CSS_ONLINE cleared--> offline (base reference
+ *   dropped)
  *   --last put--> dead (tryget fails) --released--> unlinked
  *   --grace period--> freed (poisoned first)
  *
@@ -23,7 +25,16 @@ struct mem_cgroup_per_node {
 	struct mem_cgroup *memcg;	/* back pointer */
 };
 
-/* What shrink_one() finds when it reclaims from this memcg. */
+/*
+ * What shrink_one() finds when it reclaims from this memcg. The modelled
+ * build does not derive below_min / below_low from memory.min / low, so
+ * the css_offline callback's reset of those does not clear them: an
+ * offline memcg can still be found below min (the kernel's is when nothing
+ * is charged to it: emin 0 >= usage 0) and, for the walk in flight, below
+ * low (elow is recomputed only by the next mem_cgroup_calculate_protection()).
+ * The reclaim build computes protection from memory.min / low and the
+ * charge (eviction.c), where the reset takes effect.
+ */
 struct mem_cgroup_shrink_outcome {
 	bool below_min;		/* mem_cgroup_below_min() */
 	bool below_low;		/* mem_cgroup_below_low() */
@@ -32,9 +43,33 @@ struct mem_cgroup_shrink_outcome {
 	u8 nr_reclaimed;	/* pages one visit reclaims */
 };
 
+/* struct page_counter, reduced to memory.min and memory.low, in pages */
+struct page_counter {
+	unsigned long min;
+	unsigned long low;
+};
+
+/* mm/page_counter.c, without the propagation to the parent's usage */
+static inline void page_counter_set_min(struct page_counter *counter,
+					unsigned long nr)
+{
+	WRITE_ONCE(counter->min, nr);
+}
+
+static inline void page_counter_set_low(struct page_counter *counter,
+					unsigned long nr)
+{
+	WRITE_ONCE(counter->low, nr);
+}
+
 struct mem_cgroup {
 	/* the harness's name for this memcg: m<id> in traces */
 	int id;
+	/*
+	 * memory.min and memory.low: what the reclaim build's protection
+	 * reads (eviction.c); the modelled build reads memcg->shrink instead
+	 */
+	struct page_counter memory;
 	/* css reference count; online holds the base reference */
 	atomic_long_t refcnt;
 	/* css online flag */
@@ -107,7 +142,17 @@ static inline bool mem_cgroup_below_low(struct mem_cgroup *target,
 
 struct mem_cgroup *mem_cgroup_alloc(int id);
 void mem_cgroup_css_online(struct mem_cgroup *memcg);
+/*
+ * The css_offline callback: protection reset, OLD on every node; and the
+ * css_released one. In the kernel-tree build both are the tree's own
+ * (mm/memcontrol.c's, cut by kernel/extract.py), not these.
+ */
 void mem_cgroup_css_offline(struct mem_cgroup *memcg);
+void mem_cgroup_css_released(struct mem_cgroup *memcg);
+/* CSS_ONLINE cleared: what offline_css() does after the callback */
+void css_clear_online(struct mem_cgroup *memcg);
+/* offline_css(): mem_cgroup_css_offline(), then css_clear_online() */
+void css_offline(struct mem_cgroup *memcg);
 /* css_released, then css_free after a grace period (poisoned first) */
 void css_release(struct mem_cgroup *memcg);
 /* Number of memcgs allocated and not yet freed. */

@@ -1,22 +1,75 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * shrink_one() and what it calls below the memcg LRU: should_abort_scan(),
- * try_to_shrink_lruvec(), lruvec_is_sizable(). Modelled, their outcomes read
- * from memcg->shrink; with MLF_EVICTION the real eviction of eviction.c.
- * Static functions for the one translation unit that runs shrink_many():
- * the port's vmscan.c, or a kernel tree's cut (kernel/tree_reclaim.h), so
- * that both walk the same shrink_one().
+ * What shrink_one() and should_abort_scan() call below the memcg LRU, for
+ * the one translation unit that runs shrink_many(): the port's vmscan.c,
+ * whose shrink_one() and should_abort_scan() are 6.12's text, or a kernel
+ * tree's cut (kernel/tree_reclaim.h), whose are the tree's own. So the
+ * two sides of kernel_diff share only this: try_to_shrink_lruvec() and
+ * lruvec_is_sizable(), modelled (outcomes read from memcg->shrink) or,
+ * with MLF_EVICTION, the real eviction of eviction.c; and stubs for what
+ * the harness does not model (events, slab shrinking, vmpressure, the
+ * reclaim state, NUMA tiering; every zone is managed and below kswapd's
+ * watermark, so kswapd does not stop early).
+ *
+ * shrink_one_hook.h, included after shrink_one()'s definition, wraps its
+ * calls for the walk's VISIT event and the result probe (kernel/trace.h).
  */
 #ifndef _MLF_MM_SHRINK_ONE_H
 #define _MLF_MM_SHRINK_ONE_H
 
-static __maybe_unused bool should_abort_scan(struct lruvec *lruvec,
-					     struct scan_control *sc)
+/* root_reclaim(): global reclaim, or reclaim of the root memcg */
+static inline bool root_reclaim(struct scan_control *sc)
 {
-	(void)lruvec;
-	/* root reclaim: abort once the request is met */
-	return sc->nr_to_reclaim && sc->nr_reclaimed >= sc->nr_to_reclaim;
+	/* the root memcg is the one without a pool slot (id < 0) */
+	return !sc->target_mem_cgroup || sc->target_mem_cgroup->id < 0;
 }
+
+#define compact_gap(order) (2UL << (order))
+
+/* sysctl kernel.numa_balancing: off (no memory tiering) */
+#define NUMA_BALANCING_MEMORY_TIERING 0x2
+#define sysctl_numa_balancing_mode 0
+
+enum zone_watermarks {
+	WMARK_MIN,
+	WMARK_LOW,
+	WMARK_HIGH,
+	WMARK_PROMO,
+	NR_WMARK,
+};
+
+#ifndef MIN_LRU_BATCH
+#define MIN_LRU_BATCH 8
+#endif
+
+#define wmark_pages(zone, mark) ((void)(zone), (unsigned long)(mark))
+
+static inline bool managed_zone(struct zone *zone)
+{
+	return !READ_ONCE(zone->unmanaged);
+}
+
+static inline bool zone_watermark_ok(struct zone *z, unsigned int order,
+				     unsigned long mark, int highest_zoneidx,
+				     unsigned int alloc_flags)
+{
+	(void)order, (void)mark, (void)highest_zoneidx, (void)alloc_flags;
+	return READ_ONCE(z->watermark_ok);
+}
+
+/* events, slab shrinking, vmpressure and the reclaim state: not modelled */
+#define MEMCG_LOW 0
+#define memcg_memory_event(memcg, event) ((void)(memcg), (void)(event))
+static inline unsigned long shrink_slab(gfp_t gfp_mask, int nid,
+					struct mem_cgroup *memcg, int priority)
+{
+	(void)gfp_mask, (void)nid, (void)memcg, (void)priority;
+	return 0;
+}
+#define vmpressure(gfp, memcg, tree, scanned, reclaimed)                    \
+	((void)(gfp), (void)(memcg), (void)(tree), (void)(scanned),          \
+	 (void)(reclaimed))
+#define flush_reclaim_state(sc) ((void)(sc))
 
 #ifdef MLF_EVICTION
 /* The real eviction, from folio state: src/mm/eviction.c. */
@@ -49,36 +102,5 @@ static bool lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc)
 	return READ_ONCE(lruvec_memcg(lruvec)->shrink.sizable);
 }
 #endif /* MLF_EVICTION */
-
-static __maybe_unused int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
-{
-	bool success;
-	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
-
-	trace_mlf_walk(MLF_WALK_VISIT, lruvec, 0);
-
-	/* lru_gen_age_node() called mem_cgroup_calculate_protection() */
-	if (mem_cgroup_below_min(NULL, memcg))
-		return MEMCG_LRU_YOUNG;
-
-	if (mem_cgroup_below_low(NULL, memcg)) {
-		/* see the comment on MEMCG_NR_GENS */
-		if (READ_ONCE(lruvec->lrugen.seg) != MEMCG_LRU_TAIL)
-			return MEMCG_LRU_TAIL;
-	}
-
-	success = try_to_shrink_lruvec(lruvec, sc);
-
-	if (success && mem_cgroup_online(memcg))
-		return MEMCG_LRU_YOUNG;
-
-	if (!success && lruvec_is_sizable(lruvec, sc))
-		return 0;
-
-	/* one retry if offlined or too small */
-	return READ_ONCE(lruvec->lrugen.seg) != MEMCG_LRU_TAIL ?
-		       MEMCG_LRU_TAIL :
-		       MEMCG_LRU_YOUNG;
-}
 
 #endif

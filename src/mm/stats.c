@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Stat counters of the eviction port: node counters, memcg-local lruvec
- * counters, and the dying-memcg redirection of seed 001 (patches 2-3: for
- * every hierarchy, and the walk up the parents only on the dying path).
+ * counters, global vm events, and the dying-memcg redirection of seed 001
+ * (patches 2-3, reconstructed from the cover letter: for every hierarchy,
+ * and the walk up the parents only on the dying path; stats.h says what
+ * is inferred).
  */
 /*
  * Only the reclaim port (src/mm/reclaim.cmake) defines MLF_EVICTION; a
@@ -21,6 +23,24 @@ void mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item idx,
 			 long val)
 {
 	__mod_node_page_state(pgdat, idx, val);
+}
+
+/* per cpu in the kernel (vm_event_states); one global sum here */
+static atomic_long_t vm_events[NR_VM_EVENT_ITEMS];
+
+void __count_vm_events(enum vm_event_item item, long delta)
+{
+	atomic_long_add(delta, &vm_events[item]);
+}
+
+void count_vm_events(enum vm_event_item item, long delta)
+{
+	__count_vm_events(item, delta);
+}
+
+unsigned long global_vm_event(enum vm_event_item item)
+{
+	return atomic_long_read(&vm_events[item]);
 }
 
 unsigned long node_page_state(struct pglist_data *pgdat,

@@ -2,14 +2,19 @@
 /*
  * Node and memcg-local lruvec stat counters (after mm/vmstat.c and
  * mm/memcontrol.c) for the eviction port: __mod_node_page_state(),
- * __mod_lruvec_state(), lruvec_page_state_local(), lruvec_lru_size(), and
- * the redirection of a dying memcg's updates to its parent (seed 001,
- * patch 2).
+ * __mod_lruvec_state(), lruvec_page_state_local(), lruvec_lru_size(), the
+ * global vm events (count_vm_events(): PGSTEAL_*), and the redirection of
+ * a dying memcg's updates to its parent (seed 001, patch 2).
  *
- * Which updates are redirected: the events a memcg accumulates (refaults,
- * steals). The LRU sizes describe lists that stay with their lruvec (this
- * port, as 6.12, does not reparent folios at offline; reclaim scrapes an
- * offline memcg instead), so they are always counted where the folios are.
+ * The redirection is a reconstruction, not the patch: 001's patch text is
+ * not public (its cover letter is all we have: "extend the dying-memcg
+ * stat redirection (previously cgroup v1 only) to all hierarchies", and
+ * patch 3 "moves the dying check out of the RCU read-side critical
+ * section"). Which updates it redirects is inferred: the refault events,
+ * which 6.12 keeps per lruvec (workingset.c's mod_lruvec_state()); the
+ * LRU sizes describe lists that stay with their lruvec (6.12 does not
+ * reparent folios at offline), so they stay where the folios are. See
+ * docs/reconstructions.md.
  */
 #ifndef _MLF_MM_STATS_H
 #define _MLF_MM_STATS_H
@@ -54,6 +59,12 @@ unsigned long node_page_state(struct pglist_data *pgdat,
 /* the raw value, for checks */
 long node_page_state_raw(const struct pglist_data *pgdat,
 			 enum node_stat_item idx);
+
+/* global vm events: count_vm_events() / __count_vm_events() */
+void __count_vm_events(enum vm_event_item item, long delta);
+void count_vm_events(enum vm_event_item item, long delta);
+/* the global sum (all_vm_events()'s entry for @item) */
+unsigned long global_vm_event(enum vm_event_item item);
 
 /* node counter and the memcg-local one (of a live ancestor if dying) */
 void __mod_lruvec_state(struct lruvec *lruvec, enum node_stat_item idx,

@@ -4,8 +4,9 @@
  * (section "memcg LRU", shrink_one(), shrink_many(), lru_gen_init_pgdat(),
  * and for the reclaim port lru_gen_shrink_node() and set_initial_priority()),
  * with the seed series' patches behind the CONFIG_LRU_GEN_* features of
- * variant.h. shrink_one() is modelled: what reclaim would find in a memcg
- * comes from memcg->shrink.
+ * variant.h. shrink_one() and should_abort_scan() are 6.12's; what they
+ * call below is modelled (shrink_one.h): what reclaim would find in a
+ * memcg comes from memcg->shrink.
  */
 #include "vmscan.h"
 #ifdef MLF_EVICTION
@@ -63,6 +64,11 @@ static void lru_gen_del_memcg(struct lru_gen_memcg *memcg_lru,
 
 #endif /* CONFIG_LRU_GEN_TAIL_CACHE */
 
+/*
+ * With TAIL_CACHE, seed 000's patch 2 as adapted to 6.12, which still has
+ * MEMCG_LRU_HEAD (kernel/series/seed-adaptations.json); with LOCKRAND, a
+ * reconstruction (kernel/series/lockrand.diff, docs/reconstructions.md).
+ */
 static void lru_gen_rotate_memcg(struct lruvec *lruvec, int op)
 {
 	int seg;
@@ -113,7 +119,6 @@ static void lru_gen_rotate_memcg(struct lruvec *lruvec, int op)
 	WRITE_ONCE(lruvec->lrugen.gen, new);
 
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
-	/* 6.12 has MEMCG_LRU_HEAD, which the series' base no longer has */
 	lru_gen_del_memcg(&pgdat->memcg_lru, &lruvec->lrugen, old);
 	lru_gen_add_memcg(&pgdat->memcg_lru, &lruvec->lrugen, new, bin,
 			  op == MEMCG_LRU_HEAD || op == MEMCG_LRU_OLD);
@@ -218,10 +223,86 @@ void lru_gen_soft_reclaim(struct mem_cgroup *memcg, int nid)
 }
 
 /******************************************************************************
- *                          the eviction (modelled)
+ *                          the eviction
  ******************************************************************************/
 
+/* what lies below: modelled, or eviction.c (MLF_EVICTION); stubs */
 #include "shrink_one.h"
+
+static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc)
+{
+	int i;
+	enum zone_watermarks mark;
+
+	/* don't abort memcg reclaim to ensure fairness */
+	if (!root_reclaim(sc))
+		return false;
+
+	if (sc->nr_reclaimed >= max(sc->nr_to_reclaim, compact_gap(sc->order)))
+		return true;
+
+	/* check the order to exclude compaction-induced reclaim */
+	if (!current_is_kswapd() || sc->order)
+		return false;
+
+	mark = sysctl_numa_balancing_mode & NUMA_BALANCING_MEMORY_TIERING ?
+	       WMARK_PROMO : WMARK_HIGH;
+
+	for (i = 0; i <= sc->reclaim_idx; i++) {
+		struct zone *zone = lruvec_pgdat(lruvec)->node_zones + i;
+		unsigned long size = wmark_pages(zone, mark) + MIN_LRU_BATCH;
+
+		if (managed_zone(zone) && !zone_watermark_ok(zone, 0, size, sc->reclaim_idx, 0))
+			return false;
+	}
+
+	/* kswapd should abort if all eligible zones are safe */
+	return true;
+}
+
+static int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
+{
+	bool success;
+	unsigned long scanned = sc->nr_scanned;
+	unsigned long reclaimed = sc->nr_reclaimed;
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	struct pglist_data *pgdat = lruvec_pgdat(lruvec);
+
+	/* lru_gen_age_node() called mem_cgroup_calculate_protection() */
+	if (mem_cgroup_below_min(NULL, memcg))
+		return MEMCG_LRU_YOUNG;
+
+	if (mem_cgroup_below_low(NULL, memcg)) {
+		/* see the comment on MEMCG_NR_GENS */
+		if (READ_ONCE(lruvec->lrugen.seg) != MEMCG_LRU_TAIL)
+			return MEMCG_LRU_TAIL;
+
+		memcg_memory_event(memcg, MEMCG_LOW);
+	}
+
+	success = try_to_shrink_lruvec(lruvec, sc);
+
+	shrink_slab(sc->gfp_mask, pgdat->node_id, memcg, sc->priority);
+
+	if (!sc->proactive)
+		vmpressure(sc->gfp_mask, memcg, false, sc->nr_scanned - scanned,
+			   sc->nr_reclaimed - reclaimed);
+
+	flush_reclaim_state(sc);
+
+	if (success && mem_cgroup_online(memcg))
+		return MEMCG_LRU_YOUNG;
+
+	if (!success && lruvec_is_sizable(lruvec, sc))
+		return 0;
+
+	/* one retry if offlined or too small */
+	return READ_ONCE(lruvec->lrugen.seg) != MEMCG_LRU_TAIL ?
+	       MEMCG_LRU_TAIL : MEMCG_LRU_YOUNG;
+}
+
+/* each call of shrink_one() reports its VISIT and decision */
+#include "shrink_one_hook.h"
 
 static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
 {

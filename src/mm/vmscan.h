@@ -7,11 +7,21 @@
 #ifndef _MLF_MM_VMSCAN_H
 #define _MLF_MM_VMSCAN_H
 
+#include <limits.h>
+
 #include "memcontrol.h"
 
 struct scan_control {
-	/* How many pages shrink_list() should reclaim; 0: never enough */
+	/* How many pages shrink_list() should reclaim */
 	unsigned long nr_to_reclaim;
+	/* The memcg of memcg reclaim; NULL: root (global) reclaim */
+	struct mem_cgroup *target_mem_cgroup;
+	/* The highest zone to reclaim from */
+	s8 reclaim_idx;
+	/* Allocation order */
+	s8 order;
+	/* This context's GFP mask */
+	gfp_t gfp_mask;
 	/* Incremented by the number of pages reclaimed */
 	unsigned long nr_reclaimed;
 	/* Incremented by the number of lruvecs visited */
@@ -23,14 +33,23 @@ struct scan_control {
 	/* Writepage and unmapping: the reclaim port's node reclaim wants both */
 	unsigned int may_writepage : 1;
 	unsigned int may_unmap : 1;
-	/* The memcg reclaim is limited to; NULL: global (root) reclaim */
-	struct mem_cgroup *target_mem_cgroup;
 };
 
-/* Global reclaim: the memcg LRU's walk is only for it */
-static inline bool root_reclaim(struct scan_control *sc)
+/*
+ * The harness's reclaim target (0: never met) as nr_to_reclaim, and
+ * whether a walk's counts meet the request as 6.12's should_abort_scan()
+ * puts it for root reclaim outside kswapd: nr_reclaimed >=
+ * max(nr_to_reclaim, compact_gap(order)), compact_gap(order) = 2UL << order.
+ * For the harness's own bookkeeping (which walk counts as aborted).
+ */
+static inline unsigned long mlf_nr_to_reclaim(unsigned long target)
 {
-	return !sc->target_mem_cgroup;
+	return target ? target : ULONG_MAX;
+}
+
+static inline bool mlf_reclaim_met(const struct scan_control *sc)
+{
+	return sc->nr_reclaimed >= max(sc->nr_to_reclaim, 2UL << sc->order);
 }
 
 /* shrink_many() on one node: the memcg LRU walk of global reclaim */

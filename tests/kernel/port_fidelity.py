@@ -6,7 +6,10 @@ For each function of the memcg LRU that src/mm/vmscan.c ports, take the
 port's text with the variant's CONFIG_LRU_GEN_* features resolved by
 unifdef (v6.12: all off) and compare it with the same function of the
 kernel tree (cut with kernel/extract.py's C-aware parser), line by line,
-blank lines aside. Any other difference fails, with the diff: the port
+blank lines aside. For a p1-* variant the tree is 6.12 with that level of
+the seed series applied (kernel/patch_tree.py, kernel/series/seed.json),
+so the port's #ifdef'd patches are held to the series' own text (and the
+recorded adaptations). Any other difference fails, with the diff: the port
 must keep the kernel's code as it is (bugs are zoo/ patches, tracepoints
 come from the shim, trace.h).
 
@@ -26,12 +29,23 @@ import extract  # noqa: E402
 
 PORT = os.path.join(ROOT, "src", "mm", "vmscan.c")
 FUNCTIONS = ("lru_gen_rotate_memcg", "lru_gen_online_memcg", "lru_gen_offline_memcg",
-             "lru_gen_release_memcg", "lru_gen_soft_reclaim", "shrink_many",
-             "lru_gen_init_pgdat", "set_initial_priority", "lru_gen_shrink_node")
+             "lru_gen_release_memcg", "lru_gen_soft_reclaim", "should_abort_scan",
+             "shrink_one", "shrink_many", "lru_gen_init_pgdat", "set_initial_priority",
+             "lru_gen_shrink_node")
 # the variant's features, as src/mm/variant.h defines them
 FEATURES = ("CONFIG_LRU_GEN_TAIL_CACHE", "CONFIG_LRU_GEN_YOUNG_SKIP",
             "CONFIG_LRU_GEN_RESCHED", "CONFIG_LRU_GEN_LOCKRAND")
-VARIANTS = {"v6.12": ()}
+VARIANTS = {
+    "v6.12": (),
+    "p1-3": ("CONFIG_LRU_GEN_TAIL_CACHE",),
+    "p1-4": ("CONFIG_LRU_GEN_TAIL_CACHE", "CONFIG_LRU_GEN_YOUNG_SKIP"),
+    "p1-5": ("CONFIG_LRU_GEN_TAIL_CACHE", "CONFIG_LRU_GEN_YOUNG_SKIP",
+             "CONFIG_LRU_GEN_RESCHED"),
+    "p1-5-lockrand": ("CONFIG_LRU_GEN_TAIL_CACHE", "CONFIG_LRU_GEN_YOUNG_SKIP",
+                      "CONFIG_LRU_GEN_RESCHED", "CONFIG_LRU_GEN_LOCKRAND"),
+}
+# the series' helpers, where the variant has them
+TAIL_CACHE_FUNCTIONS = ("lru_gen_add_memcg", "lru_gen_del_memcg")
 
 
 def fail(msg):
@@ -82,7 +96,10 @@ def main():
     kernel = extract.Source(extract.VMSCAN, kernel_text)
     port = extract.Source("src/mm/vmscan.c", port_text)
     bad = 0
-    for name in FUNCTIONS:
+    names = FUNCTIONS
+    if "CONFIG_LRU_GEN_TAIL_CACHE" in VARIANTS[args.variant]:
+        names += TAIL_CACHE_FUNCTIONS
+    for name in names:
         want, got = body(kernel, kernel_text, name), body(port, port_text, name)
         if want is None or got is None:
             fail("%s() is missing from the %s" % (name, "tree" if want is None else "port"))
@@ -96,9 +113,9 @@ def main():
             print("ok: %s() (%d lines)" % (name, len(want)))
     if bad:
         fail("%d of %d functions differ from the kernel's (variant %s)"
-             % (bad, len(FUNCTIONS), args.variant))
+             % (bad, len(names), args.variant))
     print("port_fidelity: %d functions are the kernel's text (variant %s)"
-          % (len(FUNCTIONS), args.variant))
+          % (len(names), args.variant))
 
 
 if __name__ == "__main__":

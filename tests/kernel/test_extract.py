@@ -63,6 +63,16 @@ void lru_gen_online_memcg(struct mem_cgroup *memcg) { if (1) { } }
  *                          the eviction
  ******************************************************************************/
 
+static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc)
+{
+	return false;
+}
+
+static int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
+{
+	return 0;
+}
+
 static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc);
 
 static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
@@ -110,9 +120,23 @@ struct lru_gen_memcg {
 '''
 
 
+MEMCONTROL = r'''
+static void mem_cgroup_css_offline(struct cgroup_subsys_state *css)
+{
+	lru_gen_offline_memcg(mem_cgroup_from_css(css));
+}
+
+static void mem_cgroup_css_released(struct cgroup_subsys_state *css)
+{
+	lru_gen_release_memcg(mem_cgroup_from_css(css));
+}
+'''
+
+
 def texts(vmscan=VMSCAN, mmzone=MMZONE):
     return {extract.VMSCAN: vmscan, extract.MMZONE: mmzone,
-            extract.LIST_NULLS: "", extract.RCULIST_NULLS: ""}
+            extract.LIST_NULLS: "", extract.RCULIST_NULLS: "",
+            extract.MEMCONTROL: MEMCONTROL}
 
 
 class Cutter(unittest.TestCase):
@@ -223,12 +247,12 @@ class Tree(unittest.TestCase):
         t = dict(self.texts)
         t[extract.VMSCAN] = t[extract.VMSCAN].replace(
             "\tlru_gen_rotate_memcg(lruvec, MEMCG_LRU_HEAD);\n",
-            "\tlru_gen_rotate_memcg(lruvec, MEMCG_LRU_HEAD);\n\tmemcg_memory_event(memcg, 1);\n", 1)
+            "\tlru_gen_rotate_memcg(lruvec, MEMCG_LRU_HEAD);\n\tmem_cgroup_flush_stats(memcg);\n", 1)
         _, out = self.cut(t, "lacks")
         with self.assertRaises(extract.CutError) as e:
             extract.check(os.environ.get("CC", "cc"), out)
         self.assertRegex(str(e.exception),
-                         r"^the tree's code needs 'memcg_memory_event', which the shim lacks "
+                         r"^the tree's code needs 'mem_cgroup_flush_stats', which the shim lacks "
                          r"\(mm/vmscan\.c:\d+")
 
 

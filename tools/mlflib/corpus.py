@@ -222,7 +222,7 @@ def place(t, copy, stage, gen, seg, pos_len):
     return x
 
 
-def seed_state(stage, gen, seg, pos_len):
+def seed_state(stage, gen, seg, pos_len, css=False):
     """Every op kind meets a memcg in this state: two copies of it side by
     side, the first for set, get, put and a rotation of each kind (one per
     node), the second for soft, a reclaim walk that visits it (every
@@ -247,7 +247,10 @@ def seed_state(stage, gen, seg, pos_len):
                 t.op(NOP % m)
             t.reclaim(1, target=0, draws=[TARGET_BIN[1]] + [AWAY_BIN] * 31)
     if stage == "online":
-        t.op("offline m%d bins=%s" % (x1, ",".join([str(AWAY_BIN)] * NODES)))
+        # offline, or offline_css()'s callback alone (css_offline), which
+        # meets the memcg in the same state
+        t.op("%s m%d bins=%s" % ("css_offline" if css else "offline", x1,
+                                 ",".join([str(AWAY_BIN)] * NODES)))
     elif stage == "dying":
         t.op("release m%d" % x1)
     return t
@@ -276,6 +279,9 @@ def state_seeds():
                     name = "state-%s-%s-%s-%s%s" % (stage, gen, seg, pos_len[0],
                                                     pos_len[1].replace("+", "plus"))
                     seeds[name] = (lambda a=(stage, gen, seg, pos_len): seed_state(*a))
+                    if stage == "online":
+                        seeds[name + "-css"] = (lambda a=(stage, gen, seg, pos_len):
+                                                seed_state(*a, css=True))
     return seeds
 
 
@@ -295,6 +301,27 @@ def seed_online_200_reclaim():
     return t
 
 
+def seed_offline_window():
+    t = Trace("offline_css() in the kernel's order: the css_offline callback moves\n"
+              "m1 and m3 to the old generation while they are still online, and walks\n"
+              "meet them there (shrink_one() may send them back YOUNG) before their\n"
+              "offline clears CSS_ONLINE", 2, 8, 10)
+    for m in range(6):
+        t.online(m)
+    for m in range(6):
+        t.op("set m%d min=0 low=0 success=%d sizable=%d reclaim=1" % (m, m % 2, m % 3 == 0))
+        t.rotate(m, m % 2, "YOUNG")
+    t.op("css_offline m1 bins=%s" % ",".join(str(t.bin()) for _ in range(t.nodes)))
+    t.op("css_offline m3 bins=%s" % ",".join(str(t.bin()) for _ in range(t.nodes)))
+    t.reclaim(0, target=0)
+    t.reclaim(1, target=2)
+    t.offline(1)
+    t.reclaim(0, target=0)
+    t.offline(3)
+    t.reclaim(1, target=0)
+    return t
+
+
 MEMCG_LRU_SEEDS = {
     "online-200-reclaim": seed_online_200_reclaim,
     "rotation-storm-one-bin": seed_rotation_storm,
@@ -305,6 +332,7 @@ MEMCG_LRU_SEEDS = {
     "soft-softirq": seed_soft_softirq,
     "outcomes-then-targets": seed_outcomes_targets,
     "lifecycle": seed_lifecycle,
+    "offline-window": seed_offline_window,
 }
 MEMCG_LRU_SEEDS.update(state_seeds())
 

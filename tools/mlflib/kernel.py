@@ -11,6 +11,16 @@ then runs the same engines as `tools/mlf fuzz` / `replay` on it:
   concurrent  writers and readers at once (--tsan: under ThreadSanitizer)
   kernel_diff the port's v6.12 and the tree's code on the same input
 
+kernel_diff-<level> (p1-3, p1-4, p1-5, p1-5-lockrand) runs the port's
+<level> variant against the tree with that level of the seed series
+applied (kernel/series/seed.json), built beside kernel_diff.
+
+--patches FILE (repeatable) applies a series (an mbox, patch mails or
+plain diffs, in order, git am / patch -p1 conventions) to a copy of the tree's files the
+cut reads (kernel/patch_tree.py), and runs everything on that copy: "does
+my series break the memcg LRU?" before posting it. A hunk that does not
+apply is one error naming the patch and the hunk.
+
 The default tree is Debian's linux-source-6.12 tarball (tools/mlf setup).
 """
 import hashlib
@@ -28,12 +38,19 @@ from . import targets
 
 DEFAULT_TREE = "/usr/src/linux-source-6.12.tar.xz"
 EXTRACT = os.path.join(common.ROOT, "kernel", "extract.py")
+PATCH_TREE = os.path.join(common.ROOT, "kernel", "patch_tree.py")
+# the seed series' levels, one kernel_diff-<level> each (kernel/CMakeLists.txt)
+SERIES_LEVELS = ("p1-3", "p1-4", "p1-5", "p1-5-lockrand")
 # tools/mlf's name for a target -> (binary, seeds and options from)
 TARGETS = {
     "memcg_lru": ("memcg_lru_kernel", "memcg_lru"),
     "concurrent": ("concurrent_kernel", "concurrent"),
     "kernel_diff": ("kernel_diff", "memcg_lru"),
 }
+TARGETS.update({"kernel_diff-" + level: ("kernel_diff-" + level, "memcg_lru")
+                for level in SERIES_LEVELS})
+TARGETS.update({"concurrent-" + level: ("concurrent_kernel-" + level, "concurrent")
+                for level in SERIES_LEVELS})
 
 
 def tree_path(args):
@@ -44,6 +61,34 @@ def tree_path(args):
         raise common.MlfError("no kernel tree at %s: install Debian's linux-source-6.12 "
                               "(tools/mlf setup) or pass --tree" % DEFAULT_TREE)
     return tree
+
+
+SEED_SERIES = os.path.join(common.ROOT, "kernel", "series", "seed.json")
+SEEDS = os.path.join(os.path.dirname(common.ROOT), "shared", "seeds")
+
+
+def patched_tree(tree, patches, level=None):
+    """A copy of @tree's cut files with the seed series up to @level (if
+    given, with its recorded adaptations) and then @patches applied, in
+    the build directory (one per tree and series contents); its path."""
+    h = hashlib.sha1((tree + "\0" + (level or "")).encode())
+    for p in patches:
+        if not os.path.isfile(p):
+            raise common.MlfError("%s: no such patch file" % p)
+        with open(p, "rb") as f:
+            h.update(f.read())
+    out = os.path.join(common.build_dir("kernel-patched"), h.hexdigest()[:12])
+    cmd = [sys.executable, PATCH_TREE, "--tree", tree, "--out", out]
+    if level:
+        cmd += ["--series", SEED_SERIES, "--level", level, "--seeds", SEEDS]
+    cmd += [os.path.abspath(p) for p in patches]
+    common.show(cmd)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    print(proc.stdout.strip(), file=sys.stderr, flush=True)
+    if proc.returncode:
+        lines = proc.stderr.strip().splitlines() or ["applying the patches failed"]
+        raise common.MlfError(lines[-1].replace("mlf kernel: ", "", 1))
+    return out
 
 
 def tree_suffix(tree):
@@ -108,7 +153,10 @@ def fuzz_one(target, build, args, extra, tree):
         os.path.join(common.OUT_DIR, "kernel" + tree_suffix(tree))
     out = os.path.join(top, target)
     work, crashes = os.path.join(out, "corpus"), os.path.join(out, "crashes")
-    targets.seed_working_corpus(seeds, work)
+    if args.empty_corpus:
+        os.makedirs(work, exist_ok=True)
+    else:
+        targets.seed_working_corpus(seeds, work)
     os.makedirs(crashes, exist_ok=True)
     before = set(os.listdir(crashes))
     cmd = [builds.binary(build, binary)] + engine.read_options(seeds) + [
@@ -210,7 +258,16 @@ def run(args, extra):
         raise common.MlfError("unknown arguments: " + " ".join(extra))
     if args.kernel_func is run_fuzz:
         check_fuzz_args(args, extra)  # a wrong flag is said first, tree or no tree
-    return args.kernel_func(args, extra, tree_path(args))
+    tree = tree_path(args)
+    target = getattr(args, "target", None)
+    if target and target.endswith(SERIES_LEVELS) and \
+            (tree != DEFAULT_TREE or args.patches or args.seed_level):
+        raise common.MlfError("--target %s is built for the default tree only (the seed "
+                              "series applied to it); for another tree or a patched copy, "
+                              "use --seed-level and a target without the level" % target)
+    if args.patches or args.seed_level:
+        tree = patched_tree(tree, args.patches or [], args.seed_level)
+    return args.kernel_func(args, extra, tree)
 
 
 def register(subparsers):
@@ -220,6 +277,13 @@ def register(subparsers):
                     "%s) into the build directory, compile it against the shim in place of "
                     "the port, and run the fuzz targets, replays or tests on it." % DEFAULT_TREE)
     p.add_argument("--tree", help="kernel tree or tarball (default %s)" % DEFAULT_TREE)
+    p.add_argument("--patches", action="append", metavar="FILE",
+                   help="apply this patch file (an mbox of a whole series, patch mails or a "
+                        "plain diff) to a copy of the tree first, and run on that copy; "
+                        "repeat for more files, applied in order")
+    p.add_argument("--seed-level", choices=SERIES_LEVELS,
+                   help="apply the seed series up to this level first (kernel/series/seed.json, "
+                        "with its recorded adaptations); --patches go on top")
     p.set_defaults(func=run, passthrough=True)
     sub = p.add_subparsers(dest="kernel_command", metavar="fuzz|replay|test")
 
@@ -235,6 +299,8 @@ def register(subparsers):
     f.add_argument("--dir", help="campaign directory: corpus and crashes in DIR/<target>/ "
                                  "(default out/kernel[-<hash of the tree>]/); a second run "
                                  "goes on from its corpus, and keeps every crash file")
+    f.add_argument("--empty-corpus", action="store_true",
+                   help="start from an empty corpus, not the target's seeds")
     f.set_defaults(kernel_func=run_fuzz)
 
     r = sub.add_parser("replay", help="replay inputs on the tree's code")

@@ -34,6 +34,7 @@ WITH_MEMCG = ("online", "offline-ref", "dying")
 MEMCG_LRU_KINDS = collections.OrderedDict([
     ("online", (("gone",), "online applies to an empty slot")),
     ("offline", (("online",), "offline applies to an online memcg")),
+    ("css_offline", (("online",), "css_offline applies to an online memcg")),
     ("get", (LIVE, "get takes a reference to a memcg that still has one")),
     ("put", (LIVE, "put drops a reference the harness holds; a dying memcg has none")),
     ("release", (("dying",), "release is css_released, after the last reference")),

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Included at the top of the generated mlf_tree_memcg.c, before the tree's
+ * mem_cgroup_css_offline() and mem_cgroup_css_released() (cut from its
+ * mm/memcontrol.c): the css they take, reduced to the memcg it belongs to,
+ * and stubs for what they call outside the memcg LRU (kmem, zswap,
+ * shrinkers, writeback, the per-cpu stock, the id, the reclaim iterators:
+ * not modelled). Their protection reset and the memcg LRU calls are the
+ * tree's, on the port's struct mem_cgroup (src/mm/memcontrol.h).
+ */
+#ifndef _MLF_KERNEL_TREE_MEMCG_BEFORE_H
+#define _MLF_KERNEL_TREE_MEMCG_BEFORE_H
+
+#include "mm/memcontrol.h"
+
+struct cgroup_subsys_state {
+	struct mem_cgroup *memcg;
+};
+
+static inline struct mem_cgroup *mem_cgroup_from_css(struct cgroup_subsys_state *css)
+{
+	return css->memcg;
+}
+
+#define MLF_TREE_STUB(name)                                          \
+	static inline void name(struct mem_cgroup *memcg)            \
+	{                                                            \
+		(void)memcg;                                         \
+	}
+
+MLF_TREE_STUB(memcg1_css_offline)
+MLF_TREE_STUB(zswap_memcg_offline_cleanup)
+MLF_TREE_STUB(memcg_offline_kmem)
+MLF_TREE_STUB(reparent_shrinker_deferred)
+MLF_TREE_STUB(wb_memcg_offline)
+MLF_TREE_STUB(drain_all_stock)
+MLF_TREE_STUB(mem_cgroup_id_put)
+MLF_TREE_STUB(invalidate_reclaim_iterators)
+
+#endif
