@@ -242,7 +242,7 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 		.proactive = 1,
 	};
 	struct mlf_failure f;
-	bool aborted;
+	bool aborted, ok;
 
 	mlf_walk_check_begin(&ts->walk, nid, mlf_sched_task_index());
 	mlf_walk_stale_begin(&ts->stale, nid, node_seq(nid));
@@ -250,7 +250,10 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	mlf_shrink_many(NODE_DATA(nid), &sc);
 	ts->sc = NULL;
 	aborted = sc.nr_to_reclaim && sc.nr_reclaimed >= sc.nr_to_reclaim;
-	if (!mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f))
+	mlf_sched_look_on_begin();
+	ok = mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f);
+	mlf_sched_look_on_end();
+	if (!ok)
 		fail_with(&f);
 	/* every reader counts: relaxed atomics, like ops and skipped */
 	__atomic_fetch_add(&E.stats->walks, 1, __ATOMIC_RELAXED);
@@ -425,8 +428,8 @@ MLF_NO_TSAN static int slot_of_memcg(struct mem_cgroup *memcg)
 	return -1;
 }
 
-MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
-				   long arg)
+MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
+					  void *obj, long arg)
 {
 	int t = mlf_sched_task_index();
 	struct task_state *ts;
@@ -483,6 +486,19 @@ MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
 					  node_seq(ts->stale.nid), &f))
 			fail_with(&f);
 	}
+}
+
+/*
+ * The checks judge the step the event came at: nothing they call may be a
+ * scheduling point (the shim's accessors are), or another task would run
+ * in the middle of a check.
+ */
+MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
+				   long arg)
+{
+	mlf_sched_look_on_begin();
+	walk_probe_checks(event, obj, arg);
+	mlf_sched_look_on_end();
 }
 
 /* The port's state, by slot ids: what the exploration calls a state. */
