@@ -7,7 +7,8 @@
  * exactly the readers they must, callbacks run after them, freed memory is
  * caught by the check that names how it was reached, a free after an
  * unlink waits for a grace period, PCT and the
- * exhaustive enumeration count what combinatorics says they must.
+ * exhaustive enumeration count what combinatorics says they must, and a
+ * point reached while the harness looks on (a probe's checks) fails.
  */
 #include <stdlib.h>
 
@@ -187,6 +188,33 @@ TEST(a_deadlock_is_reported)
 	testlib_stop_catching();
 	EXPECT_STREQ(testlib_caught.check, "sched.deadlock");
 	lockdep_reset();
+}
+
+/*
+ * A probe's checks run in the middle of a task's step: a shim accessor
+ * there would be a scheduling point of its own, letting others run before
+ * the check judged the step it was called at (the walk.gen false alarm of
+ * corpus/regressions/sched-probe-yield). The scheduler refuses it.
+ */
+static void looks_on_with_a_point(int task, void *arg)
+{
+	(void)arg;
+	(void)READ_ONCE(shared);
+	if (task)
+		return;
+	mlf_sched_look_on_begin();
+	(void)READ_ONCE(shared);	/* the harness's own read: a point */
+	mlf_sched_look_on_end();
+	(void)READ_ONCE(shared);
+}
+
+TEST(a_point_reached_while_the_harness_looks_on_fails_harness)
+{
+	testlib_catch_failures();
+	run(2, looks_on_with_a_point, NULL, NULL, 0, NULL);
+	testlib_stop_catching();
+	EXPECT_EQ(testlib_caught.count, 1);
+	EXPECT_STREQ(testlib_caught.check, "harness");
 }
 
 /* ---- RCU ---- */

@@ -115,7 +115,12 @@ MLF_NO_TSAN bool mlf_lin_port_where(struct mlf_lin *lin, int i, int nid,
 	if (!memcg)
 		return false;
 	lrugen = &get_lruvec(memcg, nid)->lrugen;
-	if (hlist_nulls_unhashed(&lrugen->list))
+	/*
+	 * A plain read, not hlist_nulls_unhashed(): the shim's accessors are
+	 * scheduling points, and a check must judge the step it was called
+	 * at, not let other tasks run in the middle of it.
+	 */
+	if (!lrugen->list.pprev)
 		return false;
 	*gen = lrugen->gen;
 	*bin = -1;

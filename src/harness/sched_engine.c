@@ -242,7 +242,7 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 		.proactive = 1,
 	};
 	struct mlf_failure f;
-	bool aborted;
+	bool aborted, ok;
 
 	mlf_walk_check_begin(&ts->walk, nid, mlf_sched_task_index());
 	mlf_walk_stale_begin(&ts->stale, nid, node_seq(nid));
@@ -250,7 +250,10 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	mlf_shrink_many(NODE_DATA(nid), &sc);
 	ts->sc = NULL;
 	aborted = mlf_reclaim_met(&sc);
-	if (!mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f))
+	mlf_sched_look_on_begin();
+	ok = mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f);
+	mlf_sched_look_on_end();
+	if (!ok)
 		fail_with(&f);
 	/* every reader counts: relaxed atomics, like ops and skipped */
 	__atomic_fetch_add(&E.stats->walks, 1, __ATOMIC_RELAXED);
@@ -426,8 +429,8 @@ MLF_NO_TSAN static int slot_of_memcg(struct mem_cgroup *memcg)
 	return -1;
 }
 
-MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
-				   long arg)
+MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
+					  void *obj, long arg)
 {
 	int t = mlf_sched_task_index();
 	struct task_state *ts;
@@ -494,8 +497,22 @@ MLF_NO_TSAN static void result_probe(void *lruvec, int op)
 
 	if (op == MEMCG_LRU_YOUNG && slot >= 0 &&
 	    state_of(&E.slots[slot]) == SS_OFFLINING &&
-	    READ_ONCE(memcg->online))
+	    /* the harness looks on: no scheduling point */
+	    __atomic_load_n(&memcg->online, __ATOMIC_RELAXED))
 		E.stats->young_in_offline_window++;
+}
+
+/*
+ * The checks judge the step the event came at: nothing they call may be a
+ * scheduling point (the shim's accessors are), or another task would run
+ * in the middle of a check.
+ */
+MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
+				   long arg)
+{
+	mlf_sched_look_on_begin();
+	walk_probe_checks(event, obj, arg);
+	mlf_sched_look_on_end();
 }
 
 /* The port's state, by slot ids: what the exploration calls a state. */

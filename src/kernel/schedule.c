@@ -133,6 +133,8 @@ static struct {
 	long start_token, end_token;
 	struct recent_step recent[RECENT];
 	unsigned long nr_recent;
+	/* inside a probe of the harness: no point may be reached */
+	int looking_on;
 } S;
 
 static const char *const point_names[MLF_PT_NR] = {
@@ -193,6 +195,16 @@ MLF_NO_TSAN int mlf_sched_task_index(void)
 MLF_NO_TSAN unsigned long mlf_sched_step(void)
 {
 	return S.step;
+}
+
+MLF_NO_TSAN void mlf_sched_look_on_begin(void)
+{
+	S.looking_on++;
+}
+
+MLF_NO_TSAN void mlf_sched_look_on_end(void)
+{
+	S.looking_on--;
 }
 
 /* ---- the record of recent steps ---- */
@@ -502,6 +514,11 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 
 	if (!cur)
 		return;		/* the harness's set-up, between tasks */
+	if (S.looking_on)
+		mlf_fail_simple("harness",
+				"a check of the harness reached a scheduling point (%s at %s:%d %s()): it would let other tasks run in the middle of the check",
+				point_names[kind], site ? site->file : "?",
+				site ? site->line : 0, site ? site->func : "?");
 	S.step++;
 	cur->points++;
 	cur->at = site;
@@ -516,7 +533,9 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 		fail_livelock();
 	if (S.cfg->on_point) {
 		mlf_tsan_ignore_begin();
+		S.looking_on++;
 		S.cfg->on_point(kind, addr, S.cfg->arg);
+		S.looking_on--;
 		mlf_tsan_ignore_end();
 	}
 	/*
@@ -655,6 +674,7 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	S.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	S.nr_recent = 0;
 	S.preemptions = 0;
+	S.looking_on = 0;
 	memset(&S.stats, 0, sizeof(S.stats));
 	for (i = 0; i < S.nr; i++)
 		setup_task(task_at(i), i,

@@ -157,6 +157,14 @@ struct mlf_task *mlf_sched_task_at(int i);
 int mlf_sched_task_index(void);
 /* The number of points passed since the run began. */
 unsigned long mlf_sched_step(void);
+/*
+ * Around a probe's checks (the harness looking on, as on_point is): a
+ * scheduling point reached in between fails "harness", for it would let
+ * other tasks run in the middle of a check, which would then judge a
+ * later step than the one it was called at.
+ */
+void mlf_sched_look_on_begin(void);
+void mlf_sched_look_on_end(void);
 
 /* Blocking, for the shim's model lock and RCU (not for the harness). */
 enum mlf_sched_wait {
