@@ -140,17 +140,6 @@ bool fast_bin_local(const struct mlf_check_state *w, int nid, int gen,
 	return true;
 }
 
-/* The first slot >= @from that the port or the model has a memcg in. */
-static int next_memcg(const struct mlf_check_state *w, int from)
-{
-	int port = next_live_slot(w, from);
-	int model = model_next_allocated(&w->model, from);
-
-	if (port < 0)
-		return model;
-	return model < 0 || port < model ? port : model;
-}
-
 /*
  * seq.valid_gens and seq.old_nonempty on the entries of each generation:
  * a generation neither old nor young (with three, (seq + 2) % 3) is empty,
@@ -227,7 +216,7 @@ static bool fast_memcgs(const struct mlf_check_state *w, int from, int to,
 	long linked[MAX_NUMNODES] = { 0 };
 	int nid, i;
 
-	for (i = next_memcg(w, 0); i >= 0; i = next_memcg(w, i + 1)) {
+	for (i = next_memcg_slot(w, 0); i >= 0; i = next_memcg_slot(w, i + 1)) {
 		const struct mlf_model_memcg *mc = &w->model.memcgs[i];
 		struct mem_cgroup *memcg = w->slots[i].memcg;
 

@@ -205,17 +205,6 @@ bool model_order_memcg(const struct mlf_check_state *w, int nid, int i,
 	return true;
 }
 
-/* The first slot >= @from that the port or the model has a memcg in. */
-static int next_memcg(const struct mlf_check_state *w, int from)
-{
-	int port = next_live_slot(w, from);
-	int model = model_next_allocated(&w->model, from);
-
-	if (port < 0)
-		return model;
-	return model < 0 || port < model ? port : model;
-}
-
 bool check_model_order(const struct mlf_check_state *w, int nid,
 		       struct mlf_failure *f)
 {
@@ -229,7 +218,7 @@ bool check_model_order(const struct mlf_check_state *w, int nid,
 			if (!model_order_bin(w, nid, gen, bin, f))
 				return false;
 	/* the memcgs the port or the model has: the others agree (none) */
-	for (i = next_memcg(w, 0); i >= 0; i = next_memcg(w, i + 1))
+	for (i = next_memcg_slot(w, 0); i >= 0; i = next_memcg_slot(w, i + 1))
 		if (!model_order_memcg(w, nid, i, f))
 			return false;
 	return true;

@@ -10,6 +10,8 @@
  */
 #include "walk.h"
 
+#include "model_query.h"
+
 /* ---- which list nodes are live lrugens of node nid: the map ---- */
 
 struct lru_gen_folio *slot_lrugen(const struct mlf_check_state *w, int slot,
@@ -50,6 +52,16 @@ int map_lookup(const struct mlf_check_state *w, int nid,
 int next_live_slot(const struct mlf_check_state *w, int from)
 {
 	return mlf_lrugen_map_next_live(w->map_kept ? &w->map : cur_map, from);
+}
+
+int next_memcg_slot(const struct mlf_check_state *w, int from)
+{
+	int port = next_live_slot(w, from);
+	int model = model_next_allocated(&w->model, from);
+
+	if (port < 0)
+		return model;
+	return model < 0 || port < model ? port : model;
 }
 
 /* ---- walking one bin through live lrugens only ---- */

@@ -44,6 +44,8 @@ int map_lookup(const struct mlf_check_state *w, int nid,
  * memcgs costs the live ones.
  */
 int next_live_slot(const struct mlf_check_state *w, int from);
+/* The first slot >= @from that the port or the model has a memcg in. */
+int next_memcg_slot(const struct mlf_check_state *w, int from);
 
 #define for_each_live_slot(w, i) \
 	for ((i) = next_live_slot(w, 0); (i) >= 0; (i) = next_live_slot(w, (i) + 1))
