@@ -365,11 +365,9 @@ static void task_fn(int t, void *arg)
 MLF_NO_TSAN static void section_structure(int nid)
 {
 	struct mlf_failure f;
+	bool ok;
 	int i;
 
-	bool ok;
-
-	mlf_tsan_ignore_begin();
 	/* not a memcg a bug freed already: its lrugens are poison */
 	for (i = 0; i < E.in->pool_size; i++)
 		E.world.cs.slots[i].memcg = lin_memcg_of(NULL, i);
@@ -378,7 +376,6 @@ MLF_NO_TSAN static void section_structure(int nid)
 	ok = check_list_links(&E.world.cs, nid, &f) &&
 	     check_tail_cache(&E.world.cs, nid, &f) &&
 	     check_nr_memcgs(&E.world.cs, nid, &f);
-	mlf_tsan_ignore_end();
 	if (!ok)
 		fail_with(&f);
 }
@@ -387,19 +384,13 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 				 void *arg)
 {
 	struct mlf_failure f;
-	bool ok;
 	int nid;
 
 	(void)arg;
 	if (kind == MLF_PT_WRITE || kind == MLF_PT_PUBLISH) {
-		/*
-		 * who touched which lrugen when: the walk checks need it (the
-		 * model's memset and qsort are the harness's too: ignored)
-		 */
-		mlf_tsan_ignore_begin();
+		/* who touched which lrugen when: the walk checks need it */
 		mlf_lin_touch(&E.lin, (const void *)addr, mlf_sched_step(),
 			      mlf_sched_task_index());
-		mlf_tsan_ignore_end();
 		return;
 	}
 	if (kind != MLF_PT_UNLOCK)
@@ -408,11 +399,8 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 	if (nid < 0)
 		return;
 	/* the end of a critical section of node nid: one operation */
-	mlf_tsan_ignore_begin();
-	ok = mlf_lin_step(&E.lin, nid, mlf_sched_step(),
-			  mlf_sched_task_index(), &f);
-	mlf_tsan_ignore_end();
-	if (!ok)
+	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(),
+			  mlf_sched_task_index(), &f))
 		fail_with(&f);
 	section_structure(nid);
 	E.stats->sections++;
@@ -436,7 +424,6 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 	struct task_state *ts;
 	struct mlf_failure f;
 	int slot = -1;
-	bool ok;
 
 	if (t < 0 || t >= E.nr_tasks)
 		return;
@@ -472,11 +459,8 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 	case MLF_WALK_END:
 		break;
 	}
-	mlf_tsan_ignore_begin();
-	ok = mlf_walk_check_event(&ts->walk, &E.lin, event, arg, slot,
-				  mlf_sched_step(), &f);
-	mlf_tsan_ignore_end();
-	if (!ok)
+	if (!mlf_walk_check_event(&ts->walk, &E.lin, event, arg, slot,
+				  mlf_sched_step(), &f))
 		fail_with(&f);
 	if (event == MLF_WALK_START || event == MLF_WALK_VISIT) {
 		/* a visit of no live memcg failed as rcu.uaf above */

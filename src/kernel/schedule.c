@@ -197,14 +197,21 @@ MLF_NO_TSAN unsigned long mlf_sched_step(void)
 	return S.step;
 }
 
+/*
+ * The harness looking on: no scheduling point (checked at each), and its
+ * reads and writes out of ThreadSanitizer's sight, for they are made from
+ * whichever task reached the probe. Never across a switch.
+ */
 MLF_NO_TSAN void mlf_sched_look_on_begin(void)
 {
+	mlf_tsan_ignore_begin();
 	S.looking_on++;
 }
 
 MLF_NO_TSAN void mlf_sched_look_on_end(void)
 {
 	S.looking_on--;
+	mlf_tsan_ignore_end();
 }
 
 /* ---- the record of recent steps ---- */
@@ -532,11 +539,9 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	if (S.step > S.max_steps)
 		fail_livelock();
 	if (S.cfg->on_point) {
-		mlf_tsan_ignore_begin();
-		S.looking_on++;
+		mlf_sched_look_on_begin();
 		S.cfg->on_point(kind, addr, S.cfg->arg);
-		S.looking_on--;
-		mlf_tsan_ignore_end();
+		mlf_sched_look_on_end();
 	}
 	/*
 	 * Exploring, a task's own first point is no choice: it was just
