@@ -107,7 +107,7 @@ void mlf_lin_destroy(struct mlf_lin *lin)
 }
 
 MLF_NO_TSAN bool mlf_lin_port_where(struct mlf_lin *lin, int i, int nid,
-				    int *gen, int *bin)
+				    int *gen, int *bin, bool *linked)
 {
 	struct mem_cgroup *memcg = lin->memcg_of(lin->arg, i);
 	const struct lru_gen_folio *lrugen;
@@ -120,8 +120,7 @@ MLF_NO_TSAN bool mlf_lin_port_where(struct mlf_lin *lin, int i, int nid,
 	 * scheduling points, and a check must judge the step it was called
 	 * at, not let other tasks run in the middle of it.
 	 */
-	if (!lrugen->list.pprev)
-		return false;
+	*linked = lrugen->list.pprev;
 	*gen = lrugen->gen;
 	*bin = -1;
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE

@@ -104,12 +104,14 @@ bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step, int task,
 bool mlf_lin_final(struct mlf_lin *lin, struct mlf_failure *f);
 
 /*
- * Where memcg @i sits on @nid in the port right now (linked, gen, bin);
- * and whether some task is inside a critical section of @nid, whose
- * changes the model has not seen yet.
+ * Memcg @i's lrugen on @nid in the port right now: its gen and bin fields
+ * (what a walk reads) and whether it is on a list (@linked: pprev set;
+ * between the unlink and the link of a rotation it is not); false if the
+ * slot has no memcg. And whether some task is inside a critical section of
+ * @nid, whose changes the model has not seen yet.
  */
 bool mlf_lin_port_where(struct mlf_lin *lin, int i, int nid, int *gen,
-			int *bin);
+			int *bin, bool *linked);
 bool mlf_lin_section_open(const struct mlf_lin *lin, int nid);
 
 /* The slots' memcgs changed (an alloc, a release): mlf_lin_touch() rereads. */

@@ -56,6 +56,27 @@ static bool fail(struct mlf_failure *f, const char *check,
 	return false;
 }
 
+/*
+ * Whether a critical section still open on the walk's node, which the model
+ * has not seen yet, put memcg @slot into the walk's generation: the port
+ * has it linked there, or it is between the unlink and the link of a
+ * rotation that has already given it the walk's generation (the field a
+ * walk compares) and that another task wrote since the walk's last event.
+ */
+static bool put_by_open_section(const struct mlf_walk_check *w,
+				struct mlf_lin *lin, int slot)
+{
+	int gen, bin;
+	bool linked;
+
+	if (!mlf_lin_section_open(lin, w->nid) ||
+	    !mlf_lin_port_where(lin, slot, w->nid, &gen, &bin, &linked) ||
+	    gen != w->gen)
+		return false;
+	return linked || mlf_lin_touched_by_others(lin, slot, w->nid, w->task,
+						   w->window_start);
+}
+
 bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 			  enum mlf_walk_event event, long arg, int slot,
 			  unsigned long step, struct mlf_failure *f)
@@ -147,7 +168,6 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 				mlf_lin_memcg(lin, slot, w->nid);
 
 			w->visits++;
-			int pgen, pbin;
 
 			/*
 			 * In the walk's generation now, or left it lately,
@@ -155,10 +175,7 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 			 */
 			if (!(m->linked && m->gen == w->gen) &&
 			    m->left_at[w->gen] < w->window_start &&
-			    !(mlf_lin_section_open(lin, w->nid) &&
-			      mlf_lin_port_where(lin, slot, w->nid, &pgen,
-						 &pbin) &&
-			      pgen == w->gen)) {
+			    !put_by_open_section(w, lin, slot)) {
 				snprintf(what, sizeof(what),
 					 "the walk of generation %ld shrank m%d, which is %s and left generation %ld at step %lu, before the walk met it (since step %lu)",
 					 w->gen, slot,
