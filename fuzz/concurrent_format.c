@@ -9,14 +9,6 @@
  * an op's task, kind, memcg, node or argument; a decision's delay (mostly
  * a small step, so that a schedule is tuned rather than replaced) or the
  * task it switches to.
- *
- * Built and tested (ctest mutator/concurrent) but not yet linked into the
- * concurrent target nor built as an AFL++ library: within seconds the
- * fuzz preset's smoke run with it found a walk.gen report on the correct
- * variants p1-5 and p1-5-lockrand (not on v6.12, p1-3, p1-4) that main's
- * build replays too, and that report must be understood first (a defect
- * of patch 5 or a hole in walk.gen's window) before the target's smoke
- * run may meet it. docs/speed.md has the reproducer's story.
  */
 #include "mutator.h"
 #include "sched_codec.h"
