@@ -56,7 +56,9 @@ RECLAIM_KINDS = collections.OrderedDict([
     ("touch", (LIVE, "a charged folio holds its memcg's css: it is not dying")),
     ("wbdone", (WITH_MEMCG, "wbdone needs a memcg")),
     ("age", (WITH_MEMCG, "age needs a memcg")),
-    ("protect", (WITH_MEMCG, "protect needs a memcg")),
+    ("protect", (("online",), "memory.min and memory.low are files of an online cgroup "
+                             "(rmdir removes them, css_offline clears both): reclaim_world.c "
+                             "protects an online memcg only")),
     ("swappiness", (WITH_MEMCG, "swappiness needs a memcg")),
     ("reclaim", (LIVE, "shrink_one() runs only after a successful tryget")),
     ("park", (LIVE, "an eviction starts on a memcg with a reference")),
