@@ -477,6 +477,9 @@ static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
 			continue;
 		if (m->linked && (!c->linked || c->gen != m->gen))
 			m->left_at[m->gen] = step;
+		if (m->linked && (!c->linked || c->gen != m->gen ||
+				  c->bin != m->bin))
+			m->left_bin_at[m->gen][m->bin] = step;
 		m->moved_at = step;
 		m->linked = c->linked;
 		m->gen = c->gen;
@@ -500,6 +503,7 @@ bool mlf_lin_sync(struct mlf_lin *lin, struct mlf_failure *f)
 			m->moved_at = 0;
 			memset(m->touched_at_by, 0, sizeof(m->touched_at_by));
 			memset(m->left_at, 0, sizeof(m->left_at));
+			memset(m->left_bin_at, 0, sizeof(m->left_bin_at));
 		}
 	}
 	return true;

@@ -52,6 +52,8 @@ struct lin_memcg {
 	 */
 	unsigned long touched_at_by[LIN_MAX_TASKS + 1];
 	unsigned long left_at[LIN_NR_GENS];	/* when it last left a gen */
+	/* ... and each bin of a gen, for a walk's cursor (walk_checks.c) */
+	unsigned long left_bin_at[LIN_NR_GENS][LIN_NR_BINS];
 };
 
 struct lin_node {

@@ -77,6 +77,17 @@ static bool put_by_open_section(const struct mlf_walk_check *w,
 						   w->window_start);
 }
 
+/* Whether memcg @i was in the open pass's bin at some step of the pass. */
+static bool could_be_cursor(const struct mlf_walk_check *w,
+			    const struct mlf_lin *lin, int i)
+{
+	const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
+
+	return ((w->pass_met | w->pass_members) & (1ULL << i)) ||
+	       (m->linked && m->gen == w->gen && m->bin == w->bin) ||
+	       m->left_bin_at[w->gen][w->bin] >= w->pass_start;
+}
+
 bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 			  enum mlf_walk_event event, long arg, int slot,
 			  unsigned long step, struct mlf_failure *f)
@@ -130,16 +141,28 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 		w->pass_open = true;
 		w->window_start = w->pass_start = step;
 		w->pass_met = 0;
+		w->pass_members = 0;
+		for (i = 0; i < lin->pool_size && i < POOL_BITS; i++) {
+			const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
+
+			if (m->linked && m->gen == w->gen && m->bin == w->bin)
+				w->pass_members |= 1ULL << i;
+		}
 		return true;
 	case MLF_WALK_NULLS:
 		if (!w->active)
 			return true;
 		/*
-		 * A memcg met in this pass that another task moved since the
-		 * pass began may have carried the walk off the bin.
+		 * The walk's cursor is any memcg that was in the pass's bin
+		 * while the pass went on, met or skipped (another
+		 * generation's: no event): if another task moved one, even
+		 * to another bin of the same generation or to the tail of
+		 * this one, the walk may have followed it and ended the pass
+		 * on that list's nulls marker, which carries the generation
+		 * only, not the bin.
 		 */
 		for (i = 0; i < lin->pool_size && i < POOL_BITS; i++)
-			if ((w->pass_met & (1ULL << i)) &&
+			if (could_be_cursor(w, lin, i) &&
 			    mlf_lin_touched_by_others(lin, i, w->nid, w->task,
 						      w->pass_start))
 				w->derailed |= 1u << w->bin;

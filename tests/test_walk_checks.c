@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The walk checks (src/check/walk_checks.h) on walks written by hand
+ * against a linearization model set by hand: each check fails on the walk
+ * it exists to catch and passes the kernel's own behaviour next to it
+ * (a cursor moved to another bin of the same generation, a memcg a
+ * rotation still open is moving into the walk's generation).
+ */
+#include <stdlib.h>
+
+#include "check/lin.h"
+#include "check/walk_checks.h"
+#include "mm/memcontrol.h"
+
+#include "testlib.h"
+
+#define POOL 4
+#define WALKER 2 /* the walk's task */
+#define OTHER 0 /* another task */
+
+static struct pglist_data nodes[1];
+static struct mem_cgroup memcgs[POOL];
+static struct mem_cgroup_per_node pn[POOL];
+static struct mlf_lin lin;
+static struct mlf_walk_check w;
+static struct mlf_failure f;
+static unsigned long step;
+
+static struct mem_cgroup *memcg_of(void *arg, int i)
+{
+	(void)arg;
+	return &memcgs[i];
+}
+
+/* A model of one node: memcg i in fifo[gen[i]][bin[i]] (gen -1: none). */
+static void setup(const int *gen, const int *bin)
+{
+	int i;
+
+	memset(nodes, 0, sizeof(nodes));
+	memset(memcgs, 0, sizeof(memcgs));
+	memset(pn, 0, sizeof(pn));
+	mlf_lin_destroy(&lin);
+	mlf_lin_init(&lin, nodes, 1, POOL, memcg_of, NULL);
+	for (i = 0; i < POOL; i++) {
+		struct lin_memcg *m = &lin.mc[i * MAX_NUMNODES];
+
+		memcgs[i].id = i;
+		memcgs[i].nodeinfo[0] = &pn[i];
+		pn[i].memcg = &memcgs[i];
+		m->linked = gen[i] >= 0;
+		m->gen = gen[i] < 0 ? 0 : gen[i];
+		m->bin = bin[i];
+		/* the port agrees */
+		if (m->linked) {
+			pn[i].lruvec.lrugen.list.pprev =
+				&pn[i].lruvec.lrugen.list.next;
+			pn[i].lruvec.lrugen.gen = gen[i];
+		}
+	}
+	mlf_walk_check_begin(&w, 0, WALKER);
+	memset(&f, 0, sizeof(f));
+	step = 1;
+}
+
+static bool ev(enum mlf_walk_event event, long arg, int slot)
+{
+	return mlf_walk_check_event(&w, &lin, event, arg, slot, step++, &f);
+}
+
+/* Another task moves memcg @i to fifo[@gen][@bin] now (its section closes). */
+static void moved_by(int task, int i, int gen, int bin)
+{
+	struct lin_memcg *m = &lin.mc[i * MAX_NUMNODES];
+
+	m->touched_at_by[task + 1] = step;
+	if (m->gen != gen)
+		m->left_at[m->gen] = step;
+	if (m->gen != gen || m->bin != bin)
+		m->left_bin_at[m->gen][m->bin] = step;
+	m->moved_at = step;
+	m->gen = gen;
+	m->bin = bin;
+	pn[i].lruvec.lrugen.gen = gen;
+	step++;
+}
+
+/* A pass over @bin of generation @gen that visits @slots and ends on @nulls. */
+static bool pass(int bin, const int *slots, int n, long nulls)
+{
+	int k;
+
+	if (!ev(MLF_WALK_BIN, bin, -1))
+		return false;
+	for (k = 0; k < n; k++)
+		if (!ev(MLF_WALK_VISIT, 0, slots[k]))
+			return false;
+	return ev(MLF_WALK_NULLS, nulls, -1);
+}
+
+/* m0, m1 in fifo[0][2]; m2 in fifo[0][5]; m3 in fifo[1][2]. */
+static const int GEN[POOL] = { 0, 0, 0, 1 };
+static const int BIN[POOL] = { 2, 2, 5, 2 };
+
+/* A walk of generation 0 from bin 0 over all 8 bins; bin 2 visits @in2. */
+static bool walk(const int *in2, int n2)
+{
+	static const int in5[] = { 2 };
+	int b;
+
+	if (!ev(MLF_WALK_START, 0, -1))
+		return false;
+	for (b = 0; b < LIN_NR_BINS; b++)
+		if (!pass(b,
+			  b == 2 ? in2 :
+			  b == 5 ? in5 :
+				   NULL,
+			  b == 2 ? n2 :
+			  b == 5 ? 1 :
+				   0,
+			  0))
+			return false;
+	return mlf_walk_check_end(&w, &lin, false, &f);
+}
+
+TEST(complete_walk_passes)
+{
+	static const int in2[] = { 0, 1 };
+
+	setup(GEN, BIN);
+	EXPECT(walk(in2, 2));
+}
+
+TEST(a_memcg_that_sat_in_its_bin_and_was_not_met_fails_walk_complete)
+{
+	static const int in2[] = { 0 };
+
+	setup(GEN, BIN);
+	ASSERT(!walk(in2, 1));
+	EXPECT_STREQ(f.check, "walk.complete");
+	EXPECT_EQ(f.memcg, 1);
+}
+
+TEST(a_cursor_passed_over_and_moved_to_another_bin_derails_the_pass)
+{
+	int b;
+
+	/*
+	 * The walk stands on m0 (no event: say it was another generation's
+	 * when read), another task moves m0 to fifo[0][6] and the pass ends
+	 * on generation 0's nulls there: m1 is not met, as in the kernel.
+	 */
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	for (b = 0; b < LIN_NR_BINS; b++) {
+		static const int in5[] = { 2 };
+
+		ASSERT(ev(MLF_WALK_BIN, b, -1));
+		if (b == 2)
+			moved_by(OTHER, 0, 0, 6);
+		if (b == 5)
+			ASSERT(ev(MLF_WALK_VISIT, 0, in5[0]));
+		if (b == 6)
+			ASSERT(ev(MLF_WALK_VISIT, 0, 0));
+		ASSERT(ev(MLF_WALK_NULLS, 0, -1));
+	}
+	EXPECT(mlf_walk_check_end(&w, &lin, false, &f));
+}
+
+TEST(a_move_by_the_walker_itself_does_not_derail)
+{
+	int b;
+
+	/* the same, but the walk's own task moved m0: no excuse */
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	for (b = 0; b < LIN_NR_BINS; b++) {
+		ASSERT(ev(MLF_WALK_BIN, b, -1));
+		if (b == 2)
+			moved_by(WALKER, 0, 0, 6);
+		if (b == 5)
+			ASSERT(ev(MLF_WALK_VISIT, 0, 2));
+		if (b == 6)
+			ASSERT(ev(MLF_WALK_VISIT, 0, 0));
+		ASSERT(ev(MLF_WALK_NULLS, 0, -1));
+	}
+	ASSERT(!mlf_walk_check_end(&w, &lin, false, &f));
+	EXPECT_STREQ(f.check, "walk.complete");
+	EXPECT_EQ(f.memcg, 1);
+}
+
+TEST(a_move_in_another_bin_does_not_derail)
+{
+	int b;
+
+	/* m3, of another generation's bin 2, moved meanwhile: no excuse */
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	for (b = 0; b < LIN_NR_BINS; b++) {
+		ASSERT(ev(MLF_WALK_BIN, b, -1));
+		if (b == 2) {
+			moved_by(OTHER, 3, 1, 3);
+			ASSERT(ev(MLF_WALK_VISIT, 0, 0));
+		}
+		if (b == 5)
+			ASSERT(ev(MLF_WALK_VISIT, 0, 2));
+		ASSERT(ev(MLF_WALK_NULLS, 0, -1));
+	}
+	ASSERT(!mlf_walk_check_end(&w, &lin, false, &f));
+	EXPECT_STREQ(f.check, "walk.complete");
+	EXPECT_EQ(f.memcg, 1);
+}
+
+TEST(a_walk_that_stops_early_fails_walk_end)
+{
+	static const int in2[] = { 0, 1 };
+	int b;
+
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	for (b = 0; b < 3; b++)
+		ASSERT(pass(b, b == 2 ? in2 : NULL, b == 2 ? 2 : 0, 0));
+	ASSERT(!mlf_walk_check_end(&w, &lin, false, &f));
+	EXPECT_STREQ(f.check, "walk.end");
+}
+
+TEST(a_foreign_nulls_without_restart_fails_walk_end)
+{
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	ASSERT(pass(0, NULL, 0, 1)); /* generation 1's marker */
+	ASSERT(!ev(MLF_WALK_BIN, 1, -1));
+	EXPECT_STREQ(f.check, "walk.end");
+}
+
+TEST(a_foreign_nulls_then_the_same_bin_passes)
+{
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	ASSERT(pass(0, NULL, 0, 1));
+	EXPECT(ev(MLF_WALK_BIN, 0, -1));
+}
+
+TEST(a_visit_of_another_generation_fails_walk_gen)
+{
+	static const int in2[] = { 3 };
+
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	ASSERT(ev(MLF_WALK_BIN, 2, -1));
+	ASSERT(!ev(MLF_WALK_VISIT, 0, in2[0]));
+	EXPECT_STREQ(f.check, "walk.gen");
+	EXPECT_EQ(f.memcg, 3);
+}
+
+TEST(a_visit_of_a_memcg_that_left_since_the_last_event_passes)
+{
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	ASSERT(ev(MLF_WALK_BIN, 2, -1));
+	moved_by(OTHER, 0, 1, 4);
+	EXPECT(ev(MLF_WALK_VISIT, 0, 0));
+}
+
+/*
+ * m3 (generation 1) in the middle of a rotation into generation 0 by
+ * another task whose section is still open: gen already written, unlinked
+ * (pprev cleared by hlist_nulls_del_init_rcu()), not linked yet.
+ */
+static void in_transit(int writer)
+{
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	ASSERT(ev(MLF_WALK_BIN, 2, -1));
+	nodes[0].memcg_lru.lock.owner = writer + 1;
+	lin.mc[3 * MAX_NUMNODES].touched_at_by[writer + 1] = step++;
+	pn[3].lruvec.lrugen.gen = 0;
+	pn[3].lruvec.lrugen.list.pprev = NULL;
+}
+
+TEST(a_visit_of_a_memcg_in_transit_into_the_generation_passes)
+{
+	in_transit(OTHER);
+	EXPECT(ev(MLF_WALK_VISIT, 0, 3));
+}
+
+TEST(in_transit_needs_a_write_by_another_task_since_the_last_event)
+{
+	in_transit(OTHER);
+	/* the write was before the walk's last event */
+	ASSERT(ev(MLF_WALK_NULLS, 0, -1));
+	ASSERT(ev(MLF_WALK_BIN, 3, -1));
+	ASSERT(!ev(MLF_WALK_VISIT, 0, 3));
+	EXPECT_STREQ(f.check, "walk.gen");
+}
+
+TEST(in_transit_needs_an_open_section)
+{
+	in_transit(OTHER);
+	nodes[0].memcg_lru.lock.owner = 0;
+	ASSERT(!ev(MLF_WALK_VISIT, 0, 3));
+	EXPECT_STREQ(f.check, "walk.gen");
+}
+
+int main(void)
+{
+	int ret = testlib_run();
+
+	mlf_lin_destroy(&lin);
+	return ret;
+}
