@@ -102,9 +102,11 @@ void model_destroy(struct mlf_model *m)
 	memset(m->ever, 0, words * sizeof(*m->ever));
 	for (nid = 0; nid < MAX_NUMNODES; nid++) {
 		m->nodes[nid].seq = 0;
-		for (gen = 0; gen < MODEL_NR_GENS; gen++)
+		for (gen = 0; gen < MODEL_NR_GENS; gen++) {
+			m->nodes[nid].nr[gen] = 0;
 			for (bin = 0; bin < MODEL_NR_BINS; bin++)
 				m->nodes[nid].bins[gen][bin].len = 0;
+		}
 	}
 	/* keep the bigger of it and the spare */
 	if (spare.full && spare.cap >= m->cap) {
@@ -157,12 +159,7 @@ static void bin_insert(struct mlf_model *m, struct mlf_model_bin *b, int id,
 
 static bool gen_empty(const struct mlf_model_node *node, int gen)
 {
-	int bin;
-
-	for (bin = 0; bin < MODEL_NR_BINS; bin++)
-		if (node->bins[gen][bin].len)
-			return false;
-	return true;
+	return !node->nr[gen];
 }
 
 /* Take @id out of the bin it sits in on @nid. */
@@ -176,6 +173,8 @@ static void remove_from_bin(struct mlf_model *m, int id, int nid)
 		abort();	/* the model lost track of itself */
 	memmove(b->ids + i, b->ids + i + 1, (b->len - i - 1) * sizeof(*b->ids));
 	b->len--;
+	m->nodes[nid].nr[mc->gen[nid]]--;
+	m->nr_linked--;
 }
 
 static void place(struct mlf_model *m, int id, int nid, int gen, int bin,
@@ -184,6 +183,8 @@ static void place(struct mlf_model *m, int id, int nid, int gen, int bin,
 	struct mlf_model_memcg *mc = &m->memcgs[id];
 
 	bin_insert(m, &m->nodes[nid].bins[gen][bin], id, at_head);
+	m->nodes[nid].nr[gen]++;
+	m->nr_linked++;
 	mc->linked[nid] = true;
 	mc->gen[nid] = gen;
 	mc->bin[nid] = bin;

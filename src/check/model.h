@@ -37,6 +37,8 @@ struct mlf_model_bin {
 struct mlf_model_node {
 	unsigned long seq;
 	struct mlf_model_bin bins[MODEL_NR_GENS][MODEL_NR_BINS];
+	/* the bins' lengths summed per generation, kept as they change */
+	unsigned long nr[MODEL_NR_GENS];
 };
 
 struct mlf_model_memcg {
@@ -62,6 +64,7 @@ struct mlf_model {
 	/* the same for every memcg ever onlined: what model_destroy() clears */
 	u64 *ever;
 	int cap;		/* the pool size the storage above holds */
+	unsigned long nr_linked;	/* entries on every node */
 };
 
 /*
