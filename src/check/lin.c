@@ -28,26 +28,29 @@
 static const char *const seg_names[] = { "default", "head", "tail" };
 static const char *const op_names[] = { "?", "HEAD", "TAIL", "OLD", "YOUNG" };
 
+/* Every bin's ids in one allocation: a run sets up several nodes per input. */
+static struct lin_place place_of(const struct lin_memcg *m)
+{
+	return (struct lin_place){ m->linked, m->gen, m->bin, m->seg };
+}
+
 static void node_alloc(struct lin_node *n, int pool)
 {
+	int *ids = calloc((size_t)LIN_NR_GENS * LIN_NR_BINS * (pool + 1),
+			  sizeof(int));
 	int g, b;
 
+	if (!ids)
+		abort();
 	memset(n, 0, sizeof(*n));
 	for (g = 0; g < LIN_NR_GENS; g++)
-		for (b = 0; b < LIN_NR_BINS; b++) {
-			n->ids[g][b] = calloc(pool + 1, sizeof(int));
-			if (!n->ids[g][b])
-				abort();
-		}
+		for (b = 0; b < LIN_NR_BINS; b++)
+			n->ids[g][b] = ids + (g * LIN_NR_BINS + b) * (pool + 1);
 }
 
 static void node_free(struct lin_node *n)
 {
-	int g, b;
-
-	for (g = 0; g < LIN_NR_GENS; g++)
-		for (b = 0; b < LIN_NR_BINS; b++)
-			free(n->ids[g][b]);
+	free(n->ids[0][0]);
 }
 
 static void node_copy(struct lin_node *to, const struct lin_node *from)
@@ -264,7 +267,7 @@ MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
 
 			n->len[g][b] = 0;
 			for (; !is_a_nulls(pos); pos = pos->next) {
-				struct lin_memcg *m;
+				struct lin_place *m;
 
 				if (n->len[g][b] >= lin->pool_size) {
 					mlf_failure_at(f, check, nid, g, b, MLF_NONE);
@@ -380,7 +383,7 @@ static bool same_node(const struct lin_node *a, const struct lin_node *b)
 	return true;
 }
 
-static bool same_memcgs(const struct lin_memcg *a, const struct lin_memcg *b,
+static bool same_memcgs(const struct lin_place *a, const struct lin_place *b,
 			int pool)
 {
 	int i;
@@ -402,7 +405,7 @@ static const char *try_op(struct mlf_lin *lin, int nid, int id)
 {
 	const struct lin_node *model = &lin->node[nid];
 	struct lin_node *c = &lin->cand;
-	const struct lin_memcg *want = &lin->port_mc[id];
+	const struct lin_place *want = &lin->port_mc[id];
 	const struct lin_memcg *was = mlf_lin_memcg(lin, id, nid);
 	int old = (int)(model->seq % LIN_NR_GENS);
 	int young = (int)((model->seq + 1) % LIN_NR_GENS);
@@ -411,7 +414,7 @@ static const char *try_op(struct mlf_lin *lin, int nid, int id)
 
 	node_copy(c, model);
 	for (i = 0; i < lin->pool_size; i++)
-		lin->cand_mc[i] = *mlf_lin_memcg(lin, i, nid);
+		lin->cand_mc[i] = place_of(mlf_lin_memcg(lin, i, nid));
 	k = find(c, id, &g0, &b0);
 	if (!was->linked && want->linked) {
 		/* online: tail of a bin of the old generation, seg as it was */
@@ -469,7 +472,7 @@ static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
 	node_copy(&lin->node[nid], &lin->cand);
 	for (i = 0; i < lin->pool_size; i++) {
 		struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
-		const struct lin_memcg *c = &lin->cand_mc[i];
+		const struct lin_place *c = &lin->cand_mc[i];
 
 		if (m->linked == c->linked &&
 		    (!c->linked || (m->gen == c->gen && m->bin == c->bin &&
@@ -499,11 +502,11 @@ bool mlf_lin_sync(struct mlf_lin *lin, struct mlf_failure *f)
 		for (i = 0; i < lin->pool_size; i++) {
 			struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
 
-			*m = lin->port_mc[i];
-			m->moved_at = 0;
-			memset(m->touched_at_by, 0, sizeof(m->touched_at_by));
-			memset(m->left_at, 0, sizeof(m->left_at));
-			memset(m->left_bin_at, 0, sizeof(m->left_bin_at));
+			memset(m, 0, sizeof(*m));
+			m->linked = lin->port_mc[i].linked;
+			m->gen = lin->port_mc[i].gen;
+			m->bin = lin->port_mc[i].bin;
+			m->seg = lin->port_mc[i].seg;
 		}
 	}
 	return true;
@@ -531,7 +534,7 @@ static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
 
 	for (i = 0; i < lin->pool_size && len < sizeof(what); i++) {
 		const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
-		const struct lin_memcg *b = &lin->port_mc[i];
+		const struct lin_place *b = &lin->port_mc[i];
 
 		if (a->linked == b->linked &&
 		    (!a->linked || (a->gen == b->gen && a->bin == b->bin &&
@@ -572,7 +575,7 @@ static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
 static bool candidate(struct mlf_lin *lin, int nid, int i, int pass)
 {
 	const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
-	const struct lin_memcg *b = &lin->port_mc[i];
+	const struct lin_place *b = &lin->port_mc[i];
 	const struct lin_node *m = &lin->node[nid], *p = &lin->port;
 
 	if (pass == 0)
@@ -612,7 +615,7 @@ MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 
 		for (i = 0; i < lin->pool_size && same; i++) {
 			const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
-			const struct lin_memcg *b = &lin->port_mc[i];
+			const struct lin_place *b = &lin->port_mc[i];
 
 			same = a->linked == b->linked &&
 			       (!a->linked || a->seg == b->seg);
@@ -660,7 +663,7 @@ MLF_NO_TSAN bool mlf_lin_final(struct mlf_lin *lin, struct mlf_failure *f)
 		same = same_node(&lin->node[nid], &lin->port);
 		for (i = 0; i < lin->pool_size && same; i++) {
 			const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
-			const struct lin_memcg *b = &lin->port_mc[i];
+			const struct lin_place *b = &lin->port_mc[i];
 
 			same = a->linked == b->linked &&
 			       (!a->linked || a->seg == b->seg);

@@ -41,6 +41,13 @@
 #define LIN_NR_GENS MEMCG_NR_GENS
 #define LIN_NR_BINS 8
 
+/* Where a memcg sits: the port's or a candidate's view of one slot. */
+struct lin_place {
+	bool linked;
+	u8 gen, bin, seg;
+};
+
+/* ... and the model's, with the history the walk checks read. */
 struct lin_memcg {
 	bool linked;
 	u8 gen, bin, seg;
@@ -73,7 +80,7 @@ struct mlf_lin {
 	struct lin_memcg *mc;			/* [slot * MAX_NUMNODES + nid] */
 	/* scratch: a node read from the port, and a candidate */
 	struct lin_node port, cand;
-	struct lin_memcg *port_mc, *cand_mc;	/* [slot] for one node */
+	struct lin_place *port_mc, *cand_mc;	/* [slot] for one node */
 	unsigned long sections, steps_checked;
 	/* each task's last unlock of a node lock */
 	unsigned long last_unlock[LIN_MAX_TASKS + 1];
