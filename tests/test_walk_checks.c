@@ -141,72 +141,58 @@ TEST(a_memcg_that_sat_in_its_bin_and_was_not_met_fails_walk_complete)
 	EXPECT_EQ(f.memcg, 1);
 }
 
-TEST(a_cursor_passed_over_and_moved_to_another_bin_derails_the_pass)
+/*
+ * A walk of generation 0 in which, during the pass over bin 2, @task moves
+ * memcg @i to fifo[@gen][@bin] and the pass meets @met2 (-1: nothing) and
+ * ends; m2 is met in bin 5, and m0 in bin 6 (where it went, if it did).
+ * Whether the walk's end check passes.
+ */
+static bool walk_with_move(int task, int i, int gen, int bin, int met2)
 {
 	int b;
 
+	setup(GEN, BIN);
+	if (!ev(MLF_WALK_START, 0, -1))
+		return false;
+	for (b = 0; b < LIN_NR_BINS; b++) {
+		if (!ev(MLF_WALK_BIN, b, -1))
+			return false;
+		if (b == 2)
+			moved_by(task, i, gen, bin);
+		if (b == 2 && met2 >= 0 && !ev(MLF_WALK_VISIT, 0, met2))
+			return false;
+		if (b == 5 && !ev(MLF_WALK_VISIT, 0, 2))
+			return false;
+		if (b == 6 && i == 0 && !ev(MLF_WALK_VISIT, 0, 0))
+			return false;
+		if (!ev(MLF_WALK_NULLS, 0, -1))
+			return false;
+	}
+	return mlf_walk_check_end(&w, &lin, false, &f);
+}
+
+TEST(a_cursor_passed_over_and_moved_to_another_bin_derails_the_pass)
+{
 	/*
 	 * The walk stands on m0 (no event: say it was another generation's
 	 * when read), another task moves m0 to fifo[0][6] and the pass ends
 	 * on generation 0's nulls there: m1 is not met, as in the kernel.
 	 */
-	setup(GEN, BIN);
-	ASSERT(ev(MLF_WALK_START, 0, -1));
-	for (b = 0; b < LIN_NR_BINS; b++) {
-		static const int in5[] = { 2 };
-
-		ASSERT(ev(MLF_WALK_BIN, b, -1));
-		if (b == 2)
-			moved_by(OTHER, 0, 0, 6);
-		if (b == 5)
-			ASSERT(ev(MLF_WALK_VISIT, 0, in5[0]));
-		if (b == 6)
-			ASSERT(ev(MLF_WALK_VISIT, 0, 0));
-		ASSERT(ev(MLF_WALK_NULLS, 0, -1));
-	}
-	EXPECT(mlf_walk_check_end(&w, &lin, false, &f));
+	EXPECT(walk_with_move(OTHER, 0, 0, 6, -1));
 }
 
 TEST(a_move_by_the_walker_itself_does_not_derail)
 {
-	int b;
-
 	/* the same, but the walk's own task moved m0: no excuse */
-	setup(GEN, BIN);
-	ASSERT(ev(MLF_WALK_START, 0, -1));
-	for (b = 0; b < LIN_NR_BINS; b++) {
-		ASSERT(ev(MLF_WALK_BIN, b, -1));
-		if (b == 2)
-			moved_by(WALKER, 0, 0, 6);
-		if (b == 5)
-			ASSERT(ev(MLF_WALK_VISIT, 0, 2));
-		if (b == 6)
-			ASSERT(ev(MLF_WALK_VISIT, 0, 0));
-		ASSERT(ev(MLF_WALK_NULLS, 0, -1));
-	}
-	ASSERT(!mlf_walk_check_end(&w, &lin, false, &f));
+	ASSERT(!walk_with_move(WALKER, 0, 0, 6, -1));
 	EXPECT_STREQ(f.check, "walk.complete");
 	EXPECT_EQ(f.memcg, 1);
 }
 
 TEST(a_move_in_another_bin_does_not_derail)
 {
-	int b;
-
 	/* m3, of another generation's bin 2, moved meanwhile: no excuse */
-	setup(GEN, BIN);
-	ASSERT(ev(MLF_WALK_START, 0, -1));
-	for (b = 0; b < LIN_NR_BINS; b++) {
-		ASSERT(ev(MLF_WALK_BIN, b, -1));
-		if (b == 2) {
-			moved_by(OTHER, 3, 1, 3);
-			ASSERT(ev(MLF_WALK_VISIT, 0, 0));
-		}
-		if (b == 5)
-			ASSERT(ev(MLF_WALK_VISIT, 0, 2));
-		ASSERT(ev(MLF_WALK_NULLS, 0, -1));
-	}
-	ASSERT(!mlf_walk_check_end(&w, &lin, false, &f));
+	ASSERT(!walk_with_move(OTHER, 3, 1, 3, 0));
 	EXPECT_STREQ(f.check, "walk.complete");
 	EXPECT_EQ(f.memcg, 1);
 }
