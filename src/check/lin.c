@@ -53,18 +53,18 @@ static void node_free(struct lin_node *n)
 	free(n->ids[0][0]);
 }
 
-static void node_copy(struct lin_node *to, const struct lin_node *from)
+/*
+ * Every node of a run has room for the same pool (node_alloc()): its bins'
+ * ids are one block, copied as one.
+ */
+static void node_copy(struct lin_node *to, const struct lin_node *from,
+		      int pool)
 {
-	int g, b;
-
 	to->seq = from->seq;
 	memcpy(to->nr_memcgs, from->nr_memcgs, sizeof(to->nr_memcgs));
-	for (g = 0; g < LIN_NR_GENS; g++)
-		for (b = 0; b < LIN_NR_BINS; b++) {
-			to->len[g][b] = from->len[g][b];
-			memcpy(to->ids[g][b], from->ids[g][b],
-			       from->len[g][b] * sizeof(int));
-		}
+	memcpy(to->len, from->len, sizeof(to->len));
+	memcpy(to->ids[0][0], from->ids[0][0],
+	       (size_t)LIN_NR_GENS * LIN_NR_BINS * (pool + 1) * sizeof(int));
 }
 
 void mlf_lin_init(struct mlf_lin *lin, struct pglist_data *nodes,
@@ -371,15 +371,15 @@ static bool same_node(const struct lin_node *a, const struct lin_node *b)
 
 	if (a->seq != b->seq)
 		return false;
-	for (g = 0; g < LIN_NR_GENS; g++) {
-		if (a->nr_memcgs[g] != b->nr_memcgs[g])
-			return false;
+	if (memcmp(a->nr_memcgs, b->nr_memcgs, sizeof(a->nr_memcgs)) ||
+	    memcmp(a->len, b->len, sizeof(a->len)))
+		return false;
+	for (g = 0; g < LIN_NR_GENS; g++)
 		for (k = 0; k < LIN_NR_BINS; k++)
-			if (a->len[g][k] != b->len[g][k] ||
+			if (a->len[g][k] &&
 			    memcmp(a->ids[g][k], b->ids[g][k],
 				   a->len[g][k] * sizeof(int)))
 				return false;
-	}
 	return true;
 }
 
@@ -412,7 +412,7 @@ static const char *try_op(struct mlf_lin *lin, int nid, int id)
 	int g0 = 0, b0 = 0, k, i;
 	const char *name;
 
-	node_copy(c, model);
+	node_copy(c, model, lin->pool_size);
 	for (i = 0; i < lin->pool_size; i++)
 		lin->cand_mc[i] = place_of(mlf_lin_memcg(lin, i, nid));
 	k = find(c, id, &g0, &b0);
@@ -469,7 +469,7 @@ static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
 {
 	int i;
 
-	node_copy(&lin->node[nid], &lin->cand);
+	node_copy(&lin->node[nid], &lin->cand, lin->pool_size);
 	for (i = 0; i < lin->pool_size; i++) {
 		struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
 		const struct lin_place *c = &lin->cand_mc[i];
@@ -498,7 +498,7 @@ bool mlf_lin_sync(struct mlf_lin *lin, struct mlf_failure *f)
 	for (nid = 0; nid < lin->nr_nodes; nid++) {
 		if (!read_port(lin, nid, f, "lin.step"))
 			return false;
-		node_copy(&lin->node[nid], &lin->port);
+		node_copy(&lin->node[nid], &lin->port, lin->pool_size);
 		for (i = 0; i < lin->pool_size; i++) {
 			struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
 
