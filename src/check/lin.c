@@ -28,12 +28,12 @@
 static const char *const seg_names[] = { "default", "head", "tail" };
 static const char *const op_names[] = { "?", "HEAD", "TAIL", "OLD", "YOUNG" };
 
-/* Every bin's ids in one allocation: a run sets up several nodes per input. */
 static struct lin_place place_of(const struct lin_memcg *m)
 {
 	return (struct lin_place){ m->linked, m->gen, m->bin, m->seg };
 }
 
+/* Every bin's ids in one allocation: a run sets up several nodes per input. */
 static void node_alloc(struct lin_node *n, int pool)
 {
 	int *ids = calloc((size_t)LIN_NR_GENS * LIN_NR_BINS * (pool + 1),
