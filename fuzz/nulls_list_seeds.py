@@ -124,7 +124,9 @@ def seeds():
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = os.path.join(root, "corpus", "nulls_list")
+    # an optional argument names another output directory (tools/mlf
+    # corpus --check writes there and compares)
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "corpus", "nulls_list")
     os.makedirs(out, exist_ok=True)
     for name, (lists, nodes, ops) in sorted(seeds().items()):
         with open(os.path.join(out, name), "wb") as f:
