@@ -32,103 +32,34 @@ static const struct hlist_nulls_node *nulls_of(int gen)
 }
 
 /*
- * Entry @k of the model's bin @mb (fifo[@gen][@bin] of @nid): the port has
- * that memcg's lrugen there, linked both ways to its neighbours (the head,
- * the next entry or the nulls of @gen), with the model's gen, bin and seg.
+ * Entries @from..@to - 1 of the model's bin @mb (fifo[@gen][@bin] of @nid):
+ * the port has each memcg's lrugen there, linked both ways to its
+ * neighbours (the head, the next entry or the nulls of @gen), with the
+ * model's gen, bin and seg. One pass, each lrugen looked up once.
  */
-static inline bool entry_ok(const struct mlf_check_state *w, int nid, int gen,
-		     int bin, const struct mlf_model_bin *mb, int k)
+static bool entries_ok(const struct mlf_check_state *w, int nid, int gen,
+		       int bin, const struct mlf_model_bin *mb, int from,
+		       int to)
 {
-	const struct hlist_nulls_head *head =
-		&w->nodes[nid].memcg_lru.fifo[gen][bin];
-	const struct lru_gen_folio *lrugen = lrugen_of(w, mb->ids[k], nid);
-	const struct hlist_nulls_node *pos, *next;
+	const struct mlf_model_memcg *memcgs = w->model.memcgs;
 	struct hlist_nulls_node *const *want;
+	const struct lru_gen_folio *cur;
+	int k;
 
-	if (!lrugen)
-		return false;
-	pos = &lrugen->list;
-	if (k == 0) {
-		want = &head->first;
+	if (from >= to)
+		return true;
+	if (from == 0) {
+		want = &w->nodes[nid].memcg_lru.fifo[gen][bin].first;
 	} else {
 		const struct lru_gen_folio *prev =
-			lrugen_of(w, mb->ids[k - 1], nid);
+			lrugen_of(w, mb->ids[from - 1], nid);
 
 		if (!prev)
 			return false;
 		want = &prev->list.next;
 	}
-	if (pos->pprev != want || *want != pos)
-		return false;
-	next = pos->next;
-	if (k == mb->len - 1) {
-		if (next != nulls_of(gen))
-			return false;
-	} else {
-		const struct lru_gen_folio *after =
-			lrugen_of(w, mb->ids[k + 1], nid);
-
-		if (!after || next != &after->list)
-			return false;
-	}
-	if (lrugen->gen != gen ||
-	    lrugen->seg != w->model.memcgs[mb->ids[k]].seg[nid])
-		return false;
-#ifdef CONFIG_LRU_GEN_TAIL_CACHE
-	if (lrugen->bin != bin)
-		return false;
-#endif
-	return true;
-}
-
-/* The head and the cached tail of the bin against the model's ends. */
-static bool ends_ok(const struct mlf_check_state *w, int nid, int gen, int bin,
-		    const struct mlf_model_bin *mb)
-{
-	const struct hlist_nulls_node *first =
-		w->nodes[nid].memcg_lru.fifo[gen][bin].first;
-	const struct lru_gen_folio *last;
-
-	if (!mb->len) {
-		if (first != nulls_of(gen))
-			return false;
-#ifdef CONFIG_LRU_GEN_TAIL_CACHE
-		if (w->nodes[nid].memcg_lru.tail[gen][bin])
-			return false;
-#endif
-		return true;
-	}
-	last = lrugen_of(w, mb->ids[mb->len - 1], nid);
-	if (!last)
-		return false;
-#ifdef CONFIG_LRU_GEN_TAIL_CACHE
-	if (w->nodes[nid].memcg_lru.tail[gen][bin] != &last->list)
-		return false;
-#endif
-	(void)last;
-	return entry_ok(w, nid, gen, bin, mb, 0) &&
-	       entry_ok(w, nid, gen, bin, mb, mb->len - 1);
-}
-
-/*
- * entry_ok() for every entry and ends_ok() in one pass down the bin, each
- * lrugen looked up once: what a full check spends its time on.
- */
-bool fast_bin_exact(const struct mlf_check_state *w, int nid, int gen,
-		    int bin)
-{
-	const struct mlf_model_bin *mb = &w->model.nodes[nid].bins[gen][bin];
-	const struct hlist_nulls_head *head =
-		&w->nodes[nid].memcg_lru.fifo[gen][bin];
-	const struct mlf_model_memcg *memcgs = w->model.memcgs;
-	struct hlist_nulls_node *const *want = &head->first;
-	const struct lru_gen_folio *cur;
-	int k;
-
-	if (!mb->len)
-		return ends_ok(w, nid, gen, bin, mb);
-	cur = lrugen_of(w, mb->ids[0], nid);
-	for (k = 0; k < mb->len; k++) {
+	cur = lrugen_of(w, mb->ids[from], nid);
+	for (k = from; k < to; k++) {
 		const struct lru_gen_folio *after = NULL;
 		const struct hlist_nulls_node *pos;
 
@@ -151,31 +82,62 @@ bool fast_bin_exact(const struct mlf_check_state *w, int nid, int gen,
 			return false;
 #endif
 		want = &pos->next;
-		if (!after)
-			break;
 		cur = after;
 	}
+	return true;
+}
+
+/*
+ * An empty bin's head and cached tail; else the cached tail against the
+ * model's last entry (the entries' links are entries_ok()'s).
+ */
+static bool tail_ok(const struct mlf_check_state *w, int nid, int gen, int bin,
+		    const struct mlf_model_bin *mb)
+{
+	const struct lru_gen_memcg *lru = &w->nodes[nid].memcg_lru;
+	const struct lru_gen_folio *last;
+
+	if (!mb->len) {
+		if (lru->fifo[gen][bin].first != nulls_of(gen))
+			return false;
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
-	if (w->nodes[nid].memcg_lru.tail[gen][bin] != &cur->list)
+		if (lru->tail[gen][bin])
+			return false;
+#endif
+		return true;
+	}
+	last = lrugen_of(w, mb->ids[mb->len - 1], nid);
+	if (!last)
+		return false;
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+	if (lru->tail[gen][bin] != &last->list)
 		return false;
 #endif
 	return true;
+}
+
+bool fast_bin_exact(const struct mlf_check_state *w, int nid, int gen,
+		    int bin)
+{
+	const struct mlf_model_bin *mb = &w->model.nodes[nid].bins[gen][bin];
+
+	return tail_ok(w, nid, gen, bin, mb) &&
+	       entries_ok(w, nid, gen, bin, mb, 0, mb->len);
 }
 
 bool fast_bin_local(const struct mlf_check_state *w, int nid, int gen,
 		    int bin, int at)
 {
 	const struct mlf_model_bin *mb = &w->model.nodes[nid].bins[gen][bin];
-	int k;
+	int len = mb->len;
 
-	if (!ends_ok(w, nid, gen, bin, mb))
+	/* the head and the tail entries, then the ones around @at */
+	if (!tail_ok(w, nid, gen, bin, mb) ||
+	    !entries_ok(w, nid, gen, bin, mb, 0, min(len, 1)) ||
+	    !entries_ok(w, nid, gen, bin, mb, max(len - 1, 1), len))
 		return false;
-	if (at < 0)
-		return true;
-	for (k = at - 1; k <= at + 1; k++)
-		if (k > 0 && k < mb->len - 1 && !entry_ok(w, nid, gen, bin, mb, k))
-			return false;
-	return true;
+	return at < 0 || entries_ok(w, nid, gen, bin, mb, max(at - 1, 1),
+				    min(at + 2, len - 1));
 }
 
 /*
@@ -305,19 +267,6 @@ bool fast_world_full(const struct mlf_check_state *w)
 	return fast_memcgs(w, 0, w->nr_nodes, entries);
 }
 
-static bool fast_bins_through_map(const struct mlf_check_state *w, int nid,
-				  bool whole);
-
-bool fast_structure(const struct mlf_check_state *w, int nid)
-{
-	return fast_bins_through_map(w, nid, true);
-}
-
-bool fast_lists(const struct mlf_check_state *w, int nid)
-{
-	return fast_bins_through_map(w, nid, false);
-}
-
 /*
  * The bins of @nid walked through the map: list.links, tail.cache and
  * nr_memcgs; and if @whole, list.membership and seq.valid_gens /
@@ -396,4 +345,14 @@ static bool fast_bins_through_map(const struct mlf_check_state *w, int nid,
 			return false;
 	}
 	return true;
+}
+
+bool fast_structure(const struct mlf_check_state *w, int nid)
+{
+	return fast_bins_through_map(w, nid, true);
+}
+
+bool fast_lists(const struct mlf_check_state *w, int nid)
+{
+	return fast_bins_through_map(w, nid, false);
 }

@@ -33,6 +33,14 @@ static struct lin_place place_of(const struct lin_memcg *m)
 	return (struct lin_place){ m->linked, m->gen, m->bin, m->seg };
 }
 
+/* The same place: both unlinked, or linked in one bin with one seg. */
+static bool same_place(struct lin_place a, struct lin_place b)
+{
+	return a.linked == b.linked &&
+	       (!a.linked ||
+		(a.gen == b.gen && a.bin == b.bin && a.seg == b.seg));
+}
+
 /* Every bin's ids in one allocation: a run sets up several nodes per input. */
 static void node_alloc(struct lin_node *n, int pool)
 {
@@ -389,10 +397,7 @@ static bool same_memcgs(const struct lin_place *a, const struct lin_place *b,
 	int i;
 
 	for (i = 0; i < pool; i++)
-		if (a[i].linked != b[i].linked ||
-		    (a[i].linked && (a[i].gen != b[i].gen ||
-				     a[i].bin != b[i].bin ||
-				     a[i].seg != b[i].seg)))
+		if (!same_place(a[i], b[i]))
 			return false;
 	return true;
 }
@@ -474,9 +479,7 @@ static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
 		struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
 		const struct lin_place *c = &lin->cand_mc[i];
 
-		if (m->linked == c->linked &&
-		    (!c->linked || (m->gen == c->gen && m->bin == c->bin &&
-				    m->seg == c->seg)))
+		if (same_place(place_of(m), *c))
 			continue;
 		if (m->linked && (!c->linked || c->gen != m->gen))
 			m->left_at[m->gen] = step;
@@ -536,9 +539,7 @@ static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
 		const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
 		const struct lin_place *b = &lin->port_mc[i];
 
-		if (a->linked == b->linked &&
-		    (!a->linked || (a->gen == b->gen && a->bin == b->bin &&
-				    a->seg == b->seg)))
+		if (same_place(place_of(a), *b))
 			continue;
 		moved++;
 		len += snprintf(what + len, sizeof(what) - len, " m%d", i);
@@ -569,6 +570,23 @@ static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
 }
 
 /*
+ * The port's node @nid as read (read_port()) is the model's: the same lists
+ * and counts, and every memcg with the same seg (and linked or not alike).
+ */
+static bool port_is_model(struct mlf_lin *lin, int nid)
+{
+	int i;
+
+	if (!same_node(&lin->node[nid], &lin->port))
+		return false;
+	for (i = 0; i < lin->pool_size; i++)
+		if (!same_place(place_of(mlf_lin_memcg(lin, i, nid)),
+				lin->port_mc[i]))
+			return false;
+	return true;
+}
+
+/*
  * Whether memcg @i is a candidate for the section's operation: pass 0,
  * its place or seg changed; pass 1, it sits in a bin whose order changed.
  */
@@ -579,9 +597,7 @@ static bool candidate(struct mlf_lin *lin, int nid, int i, int pass)
 	const struct lin_node *m = &lin->node[nid], *p = &lin->port;
 
 	if (pass == 0)
-		return a->linked != b->linked ||
-		       (a->linked && (a->gen != b->gen || a->bin != b->bin ||
-				      a->seg != b->seg));
+		return !same_place(place_of(a), *b);
 	if (!b->linked)
 		return false;
 	return memcmp(m->ids[b->gen][b->bin], p->ids[b->gen][b->bin],
@@ -610,19 +626,8 @@ MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 	if (!read_port(lin, nid, f, "lin.step"))
 		return false;
 	/* nothing changed: a skipped rotation, a release of an unlinked one */
-	if (same_node(&lin->node[nid], &lin->port)) {
-		bool same = true;
-
-		for (i = 0; i < lin->pool_size && same; i++) {
-			const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
-			const struct lin_place *b = &lin->port_mc[i];
-
-			same = a->linked == b->linked &&
-			       (!a->linked || a->seg == b->seg);
-		}
-		if (same)
-			return true;
-	}
+	if (port_is_model(lin, nid))
+		return true;
 	/*
 	 * The memcgs that may have been operated on: those whose place or
 	 * seg changed, else (a move inside one bin) those of the bins whose
@@ -653,22 +658,12 @@ MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 
 MLF_NO_TSAN bool mlf_lin_final(struct mlf_lin *lin, struct mlf_failure *f)
 {
-	int nid, i;
+	int nid;
 
 	for (nid = 0; nid < lin->nr_nodes; nid++) {
-		bool same;
-
 		if (!read_port(lin, nid, f, "lin.final"))
 			return false;
-		same = same_node(&lin->node[nid], &lin->port);
-		for (i = 0; i < lin->pool_size && same; i++) {
-			const struct lin_memcg *a = mlf_lin_memcg(lin, i, nid);
-			const struct lin_place *b = &lin->port_mc[i];
-
-			same = a->linked == b->linked &&
-			       (!a->linked || a->seg == b->seg);
-		}
-		if (same)
+		if (port_is_model(lin, nid))
 			continue;
 		mlf_failure_at(f, "lin.final", nid, MLF_NONE, MLF_NONE,
 			       MLF_NONE);

@@ -77,13 +77,17 @@ static bool put_by_open_section(const struct mlf_walk_check *w,
 						   w->window_start);
 }
 
-/* Whether memcg @i was in the open pass's bin at some step of the pass. */
+/*
+ * Whether memcg @i was in the open pass's bin at some step of the pass:
+ * met in it, there now, or left it since the pass began (which covers one
+ * that was there when it began).
+ */
 static bool could_be_cursor(const struct mlf_walk_check *w,
 			    const struct mlf_lin *lin, int i)
 {
 	const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
 
-	return ((w->pass_met | w->pass_members) & (1ULL << i)) ||
+	return (w->pass_met & (1ULL << i)) ||
 	       (m->linked && m->gen == w->gen && m->bin == w->bin) ||
 	       m->left_bin_at[w->gen][w->bin] >= w->pass_start;
 }
@@ -141,13 +145,6 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 		w->pass_open = true;
 		w->window_start = w->pass_start = step;
 		w->pass_met = 0;
-		w->pass_members = 0;
-		for (i = 0; i < lin->pool_size && i < POOL_BITS; i++) {
-			const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
-
-			if (m->linked && m->gen == w->gen && m->bin == w->bin)
-				w->pass_members |= 1ULL << i;
-		}
 		return true;
 	case MLF_WALK_NULLS:
 		if (!w->active)

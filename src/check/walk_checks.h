@@ -44,7 +44,6 @@ struct mlf_walk_check {
 	u64 start_set;			/* slots in gen at the start */
 	u64 met;			/* slots visited or found dying */
 	u64 pass_met;			/* ... in the open pass */
-	u64 pass_members;		/* slots in the pass's bin as it began */
 	unsigned long pass_start;
 	u8 derailed;			/* bins a pass left early (below) */
 	/* the walk's last events, for a report */

@@ -364,13 +364,29 @@ static void task_fn(int t, void *arg)
  * release, not only at quiescence. Membership and seq wait for quiescence:
  * they depend on ops that span several sections.
  */
+/*
+ * A fast predicate (fast_checks.h) of node @nid through the world's map,
+ * which the caller filled. The world keeps no map otherwise: the checks one
+ * by one fill one of their own, and world_destroy() must not take it for
+ * the sequential driver's.
+ */
+MLF_NO_TSAN static bool
+fast_through_map(bool (*fast)(const struct mlf_check_state *, int), int nid)
+{
+	bool ok;
+
+	E.world.cs.map_kept = true;
+	ok = fast(&E.world.cs, nid);
+	E.world.cs.map_kept = false;
+	return ok;
+}
+
 MLF_NO_TSAN static void section_structure(int nid)
 {
+	bool changed = !E.map_filled;
 	struct mlf_failure f;
 	bool ok;
 	int i;
-
-	bool changed = !E.map_filled;
 
 	/*
 	 * Not a memcg a bug freed already: its lrugens are poison. The map
@@ -388,16 +404,8 @@ MLF_NO_TSAN static void section_structure(int nid)
 		mlf_lrugen_map_fill(&E.world.cs.map, E.world.cs.slots,
 				    E.in->pool_size, E.in->nr_nodes);
 	E.map_filled = true;
-	/*
-	 * In one pass through that map first; the checks one by one (which
-	 * fill a map of their own) only to name a failure. The world keeps
-	 * no map otherwise: world_destroy() must not take it for the
-	 * sequential driver's.
-	 */
-	E.world.cs.map_kept = true;
-	ok = fast_lists(&E.world.cs, nid);
-	E.world.cs.map_kept = false;
-	if (ok)
+	/* in one pass first; the checks one by one only to name a failure */
+	if (fast_through_map(fast_lists, nid))
 		return;
 	ok = check_list_links(&E.world.cs, nid, &f) &&
 	     check_tail_cache(&E.world.cs, nid, &f) &&
@@ -704,17 +712,11 @@ static void quiescence(void)
 	}
 	fill_world();
 	for (nid = 0; nid < E.in->nr_nodes; nid++) {
-		bool ok;
-
 		/* seq_before: the node's seq when the tasks started */
 		if (!check_seq_monotonic(&E.world.cs, nid, &f))
 			fail_with(&f);
-		/* through fill_world()'s map, in one pass first */
-		E.world.cs.map_kept = true;
-		ok = fast_structure(&E.world.cs, nid) ||
-		     check_structure(&E.world.cs, nid, &f);
-		E.world.cs.map_kept = false;
-		if (!ok)
+		if (!fast_through_map(fast_structure, nid) &&
+		    !check_structure(&E.world.cs, nid, &f))
 			fail_with(&f);
 	}
 }
