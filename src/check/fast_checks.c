@@ -267,13 +267,7 @@ bool fast_world_full(const struct mlf_check_state *w)
 	return fast_memcgs(w, 0, w->nr_nodes, entries);
 }
 
-/*
- * The bins of @nid walked through the map: list.links, tail.cache and
- * nr_memcgs; and if @whole, list.membership and seq.valid_gens /
- * seq.old_nonempty too.
- */
-static bool fast_bins_through_map(const struct mlf_check_state *w, int nid,
-				  bool whole)
+bool fast_structure(const struct mlf_check_state *w, int nid)
 {
 	static unsigned int *stamp, now;
 	static int cap;
@@ -332,8 +326,6 @@ static bool fast_bins_through_map(const struct mlf_check_state *w, int nid,
 		if (lru->nr_memcgs[gen] != count[gen])
 			return false;
 	}
-	if (!whole)
-		return true;
 	if (!gens_ok(count, seq))
 		return false;
 	/* a live memcg in no bin: dead (tryget fails) and unhashed */
@@ -345,14 +337,4 @@ static bool fast_bins_through_map(const struct mlf_check_state *w, int nid,
 			return false;
 	}
 	return true;
-}
-
-bool fast_structure(const struct mlf_check_state *w, int nid)
-{
-	return fast_bins_through_map(w, nid, true);
-}
-
-bool fast_lists(const struct mlf_check_state *w, int nid)
-{
-	return fast_bins_through_map(w, nid, false);
 }

@@ -46,11 +46,5 @@ bool fast_world_full(const struct mlf_check_state *w);
  * driver must keep (map_kept). O(bins + linked + live memcgs).
  */
 bool fast_structure(const struct mlf_check_state *w, int nid);
-/*
- * Its list.links, tail.cache and nr_memcgs alone: what a scheduled run
- * checks at the end of each critical section, when memcgs that are
- * allocated but not linked yet (an online in progress) are no defect.
- */
-bool fast_lists(const struct mlf_check_state *w, int nid);
 
 #endif

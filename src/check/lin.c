@@ -266,15 +266,22 @@ MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
 	int g, b, i;
 
 	memset(lin->port_mc, 0, lin->pool_size * sizeof(*lin->port_mc));
+	lin->port_links_ok = true;
 	n->seq = lru->seq;
 	for (g = 0; g < LIN_NR_GENS; g++)
 		n->nr_memcgs[g] = lru->nr_memcgs[g];
 	for (g = 0; g < LIN_NR_GENS; g++) {
+		unsigned long count = 0;
+
 		for (b = 0; b < LIN_NR_BINS; b++) {
 			const struct hlist_nulls_node *pos = lru->fifo[g][b].first;
+			struct hlist_nulls_node *const *want = &lru->fifo[g][b].first;
+			const struct hlist_nulls_node *last = NULL;
 
 			n->len[g][b] = 0;
 			for (; !is_a_nulls(pos); pos = pos->next) {
+				const struct lru_gen_folio *lrugen =
+					container_of(pos, struct lru_gen_folio, list);
 				struct lin_place *m;
 
 				if (n->len[g][b] >= lin->pool_size) {
@@ -304,17 +311,31 @@ MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
 				m->bin = b;
 				/* where it sits, and what its lrugen says */
 				m->gen = g;
-				m->seg = container_of(pos, struct lru_gen_folio, list)->seg;
-				if (container_of(pos, struct lru_gen_folio, list)->gen != g) {
+				m->seg = lrugen->seg;
+				if (lrugen->gen != g) {
 					mlf_failure_at(f, check, nid, g, b, i);
 					mlf_failure_msg(f,
 						"m%d sits in fifo[%d][%d] but its lrugen.gen is %d",
-						i, g, b,
-						container_of(pos, struct lru_gen_folio, list)->gen);
+						i, g, b, lrugen->gen);
 					return false;
 				}
 				n->ids[g][b][n->len[g][b]++] = i;
+				/* list.links' back links, tail.cache's bin */
+				if (pos->pprev != want)
+					lin->port_links_ok = false;
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+				if (lrugen->bin != b)
+					lin->port_links_ok = false;
+#endif
+				want = &pos->next;
+				last = pos;
 			}
+			count += n->len[g][b];
+#ifdef CONFIG_LRU_GEN_TAIL_CACHE
+			if (lru->tail[g][b] != last)
+				lin->port_links_ok = false;
+#endif
+			(void)last;
 			/* not get_nulls_value(): no walk event */
 			if (((unsigned long)pos >> 1) != (unsigned long)g) {
 				mlf_failure_at(f, check, nid, g, b, MLF_NONE);
@@ -324,6 +345,8 @@ MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
 				return false;
 			}
 		}
+		if (lru->nr_memcgs[g] != count)
+			lin->port_links_ok = false;
 	}
 	return true;
 }

@@ -81,6 +81,12 @@ struct mlf_lin {
 	/* scratch: a node read from the port, and a candidate */
 	struct lin_node port, cand;
 	struct lin_place *port_mc, *cand_mc;	/* [slot] for one node */
+	/*
+	 * The node last read from the port also has every back link, cached
+	 * tail, lrugen.bin and nr_memcgs right: what list.links, tail.cache
+	 * and nr_memcgs check, in the same walk (false: run them to name it).
+	 */
+	bool port_links_ok;
 	unsigned long sections, steps_checked;
 	/* each task's last unlock of a node lock */
 	unsigned long last_unlock[LIN_MAX_TASKS + 1];

@@ -55,7 +55,6 @@ static struct {
 	struct mlf_lin lin;
 	int nr_tasks;
 	bool hash;
-	bool map_filled;	/* world.cs.map holds world.cs.slots' memcgs */
 	struct sched_stats *stats;
 } E;
 
@@ -365,48 +364,38 @@ static void task_fn(int t, void *arg)
  * they depend on ops that span several sections.
  */
 /*
- * A fast predicate (fast_checks.h) of node @nid through the world's map,
- * which the caller filled. The world keeps no map otherwise: the checks one
- * by one fill one of their own, and world_destroy() must not take it for
- * the sequential driver's.
+ * fast_structure() (fast_checks.h) of node @nid through the map
+ * fill_world() made. The world keeps no map otherwise: the checks one by
+ * one fill one of their own, and world_destroy() must not take it for the
+ * sequential driver's.
  */
-MLF_NO_TSAN static bool
-fast_through_map(bool (*fast)(const struct mlf_check_state *, int), int nid)
+static bool fast_structure_quiescent(int nid)
 {
 	bool ok;
 
 	E.world.cs.map_kept = true;
-	ok = fast(&E.world.cs, nid);
+	ok = fast_structure(&E.world.cs, nid);
 	E.world.cs.map_kept = false;
 	return ok;
 }
 
+/*
+ * The end of a critical section of node @nid, after mlf_lin_step(), whose
+ * walk of the node's lists (read_port()) also found whether list.links,
+ * tail.cache and nr_memcgs hold; only when they may not do those checks
+ * run, one by one, to name what is wrong.
+ */
 MLF_NO_TSAN static void section_structure(int nid)
 {
-	bool changed = !E.map_filled;
 	struct mlf_failure f;
 	bool ok;
 	int i;
 
-	/*
-	 * Not a memcg a bug freed already: its lrugens are poison. The map
-	 * is rebuilt only when a slot's memcg changed (an online, a free).
-	 */
-	for (i = 0; i < E.in->pool_size; i++) {
-		struct mem_cgroup *memcg = lin_memcg_of(NULL, i);
-
-		if (E.world.cs.slots[i].memcg != memcg) {
-			E.world.cs.slots[i].memcg = memcg;
-			changed = true;
-		}
-	}
-	if (changed)
-		mlf_lrugen_map_fill(&E.world.cs.map, E.world.cs.slots,
-				    E.in->pool_size, E.in->nr_nodes);
-	E.map_filled = true;
-	/* in one pass first; the checks one by one only to name a failure */
-	if (fast_through_map(fast_lists, nid))
+	if (E.lin.port_links_ok)
 		return;
+	/* not a memcg a bug freed already: its lrugens are poison */
+	for (i = 0; i < E.in->pool_size; i++)
+		E.world.cs.slots[i].memcg = lin_memcg_of(NULL, i);
 	ok = check_list_links(&E.world.cs, nid, &f) &&
 	     check_tail_cache(&E.world.cs, nid, &f) &&
 	     check_nr_memcgs(&E.world.cs, nid, &f);
@@ -634,7 +623,6 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 	E.stats = stats;
 	E.nr_tasks = in->nr_writers + in->nr_readers;
 	world_init(&E.world, in->nr_nodes, in->pool_size);
-	E.map_filled = false;
 	mlf_current_op = MLF_NONE;
 	for (i = 0; i < in->nr_initial && i < in->pool_size; i++) {
 		u8 bin = in->initial_bin ? in->initial_bin - 1 : 0;
@@ -715,7 +703,7 @@ static void quiescence(void)
 		/* seq_before: the node's seq when the tasks started */
 		if (!check_seq_monotonic(&E.world.cs, nid, &f))
 			fail_with(&f);
-		if (!fast_through_map(fast_structure, nid) &&
+		if (!fast_structure_quiescent(nid) &&
 		    !check_structure(&E.world.cs, nid, &f))
 			fail_with(&f);
 	}
