@@ -51,14 +51,14 @@ static void fail_if(bool ok, struct mlf_failure *f)
 
 static void check_isolation(struct mlf_reclaim_world *rw)
 {
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 
 	if (fast_reclaim_accounting(&rw->rcs, false))
 		return;
-	fail_if(check_isolated_nonneg(&rw->rcs, &f), &f);
-	fail_if(check_isolated_exact(&rw->rcs, &f), &f);
-	fail_if(check_isolated_sum(&rw->rcs, &f), &f);
-	fail_if(check_isolated_quiescent(&rw->rcs, &f), &f);
+	fail_if(check_isolated_nonneg(&rw->rcs, f), f);
+	fail_if(check_isolated_exact(&rw->rcs, f), f);
+	fail_if(check_isolated_sum(&rw->rcs, f), f);
+	fail_if(check_isolated_quiescent(&rw->rcs, f), f);
 }
 
 /* the event goes to @slot if online, else to the root (its parent) */
@@ -97,13 +97,13 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 			const void *arg)
 {
 	struct mlf_reclaim_world *rw = cur;
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 
 	switch (event) {
 	case MLF_EVICT_THROTTLE: {
 		const struct mlf_throttle_decision *d = arg;
 
-		fail_if(check_throttle_decision(&rw->rcs, d, &f), &f);
+		fail_if(check_throttle_decision(&rw->rcs, d, f), f);
 		if (d->sleep)
 			rw->throttle_sleeps++;
 		break;
@@ -111,7 +111,7 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 	case MLF_EVICT_ISOLATED:
 		rw->evictions++;
 		rw->rcs.in_flight = arg;
-		fail_if(check_throttle_isolated(&rw->rcs, arg, &f), &f);
+		fail_if(check_throttle_isolated(&rw->rcs, arg, f), f);
 		check_isolation(rw);
 		break;
 	case MLF_EVICT_DONE:
@@ -321,7 +321,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 	struct pglist_data *pgdat = NODE_DATA(op->node);
 	int walk_gen = get_memcg_gen(rw->w.cs.seq_before[op->node]);
 	unsigned long freed = rw->folios_freed;
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 
 	walk_nr_failed = 0;
 	mlf_walk_probe = walk_probe;
@@ -339,12 +339,12 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 		pgdat->kswapd_failures++;
 	fail_if(check_kswapd_failures(&rw->kswapd, op->node, op->kswapd,
 				      rw->folios_freed - freed,
-				      pgdat->kswapd_failures, &f),
-		&f);
+				      pgdat->kswapd_failures, f),
+		f);
 	fail_if(check_reclaim_progress(&rw->w.cs, op->node, walk_gen,
-				       mlf_reclaim_met(&sc),
-				       walk_failed, walk_nr_failed, &f),
-		&f);
+				       mlf_reclaim_met(&sc), walk_failed,
+				       walk_nr_failed, f),
+		f);
 }
 
 static bool apply_park(struct mlf_reclaim_world *rw,
@@ -394,12 +394,12 @@ static bool apply_unpark(struct mlf_reclaim_world *rw, int k)
 
 void reclaim_world_check(struct mlf_reclaim_world *rw)
 {
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int nid, i;
 
 	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
 		if (!fast_structure(&rw->w.cs, nid))
-			fail_if(check_structure(&rw->w.cs, nid, &f), &f);
+			fail_if(check_structure(&rw->w.cs, nid, f), f);
 	/* the accounting in one pass; the checks one by one if it fails */
 	if (!fast_reclaim_accounting(&rw->rcs, true)) {
 		check_isolation(rw);
@@ -408,13 +408,15 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 				struct mem_cgroup *memcg = rw->w.cs.slots[i].memcg;
 
 				if (memcg)
-					fail_if(check_shadow_budget(&rw->rcs,
-						get_lruvec(memcg, nid), i, &f),
-						&f);
+					fail_if(check_shadow_budget(
+							&rw->rcs,
+							get_lruvec(memcg, nid),
+							i, f),
+						f);
 			}
 		}
 	}
-	fail_if(check_stats_reparent(&rw->rcs, &f), &f);
+	fail_if(check_stats_reparent(&rw->rcs, f), f);
 }
 
 bool reclaim_world_apply(struct mlf_reclaim_world *rw,

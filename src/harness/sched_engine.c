@@ -242,7 +242,7 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 		.priority = 12,
 		.proactive = 1,
 	};
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	bool aborted, ok;
 
 	mlf_walk_check_begin(&ts->walk, nid, mlf_sched_task_index());
@@ -252,10 +252,10 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	ts->sc = NULL;
 	aborted = mlf_reclaim_met(&sc);
 	mlf_sched_look_on_begin();
-	ok = mlf_walk_check_end(&ts->walk, &E.lin, aborted, &f);
+	ok = mlf_walk_check_end(&ts->walk, &E.lin, aborted, f);
 	mlf_sched_look_on_end();
 	if (!ok)
-		fail_with(&f);
+		fail_with(f);
 	/* every reader counts: relaxed atomics, like ops and skipped */
 	__atomic_fetch_add(&E.stats->walks, 1, __ATOMIC_RELAXED);
 	return true;
@@ -387,7 +387,7 @@ static bool fast_structure_quiescent(int nid)
  */
 MLF_NO_TSAN static void section_structure(int nid)
 {
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	bool ok;
 	int i;
 
@@ -396,17 +396,17 @@ MLF_NO_TSAN static void section_structure(int nid)
 	/* not a memcg a bug freed already: its lrugens are poison */
 	for (i = 0; i < E.in->pool_size; i++)
 		E.world.cs.slots[i].memcg = lin_memcg_of(NULL, i);
-	ok = check_list_links(&E.world.cs, nid, &f) &&
-	     check_tail_cache(&E.world.cs, nid, &f) &&
-	     check_nr_memcgs(&E.world.cs, nid, &f);
+	ok = check_list_links(&E.world.cs, nid, f) &&
+	     check_tail_cache(&E.world.cs, nid, f) &&
+	     check_nr_memcgs(&E.world.cs, nid, f);
 	if (!ok)
-		fail_with(&f);
+		fail_with(f);
 }
 
 MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 				 void *arg)
 {
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int nid;
 
 	(void)arg;
@@ -422,9 +422,9 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 	if (nid < 0)
 		return;
 	/* the end of a critical section of node nid: one operation */
-	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(),
-			  mlf_sched_task_index(), &f))
-		fail_with(&f);
+	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(), mlf_sched_task_index(),
+			  f))
+		fail_with(f);
 	section_structure(nid);
 	E.stats->sections++;
 }
@@ -445,7 +445,7 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 {
 	int t = mlf_sched_task_index();
 	struct task_state *ts;
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int slot = -1;
 
 	if (t < 0 || t >= E.nr_tasks)
@@ -483,16 +483,17 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 		break;
 	}
 	if (!mlf_walk_check_event(&ts->walk, &E.lin, event, arg, slot,
-				  mlf_sched_step(), &f))
-		fail_with(&f);
+				  mlf_sched_step(), f))
+		fail_with(f);
 	if (event == MLF_WALK_START || event == MLF_WALK_VISIT) {
 		/* a visit of no live memcg failed as rcu.uaf above */
 		int memcg_gen = event == MLF_WALK_VISIT && slot >= 0 ?
 			((struct lruvec *)obj)->lrugen.gen : -1;
 
-		if (!mlf_walk_stale_event(&ts->stale, event, arg, slot, memcg_gen,
-					  node_seq(ts->stale.nid), &f))
-			fail_with(&f);
+		if (!mlf_walk_stale_event(&ts->stale, event, arg, slot,
+					  memcg_gen, node_seq(ts->stale.nid),
+					  f))
+			fail_with(f);
 	}
 }
 

@@ -330,13 +330,13 @@ static void fail_if(bool ok, struct mlf_failure *f)
 
 void world_check_all(struct mlf_world *w)
 {
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int nid;
 
 	if (fast_world_full(&w->cs))
 		return;
 	for (nid = 0; nid < w->cs.nr_nodes; nid++)
-		fail_if(check_node_full(&w->cs, nid, &f), &f);
+		fail_if(check_node_full(&w->cs, nid, f), f);
 }
 
 /*
@@ -367,27 +367,26 @@ static void touch_bins(struct mlf_world *w, int id, int only)
 static void check_touched(struct mlf_world *w)
 {
 	const struct mlf_touched *t = &w->touched;
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int nid, i, k;
 
 	w->touched_check_runs++;
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
 		if (t->full_node[nid]) {
 			/* the model's view of it after seq.advance */
-			fail_if(check_structure(&w->cs, nid, &f), &f);
+			fail_if(check_structure(&w->cs, nid, f), f);
 			continue;
 		}
 		for (k = 0; k < MEMCG_NR_GENS * MEMCG_NR_BINS; k++)
 			if (t->bins[nid] & (1u << k))
 				fail_if(check_bin(&w->cs, nid,
 						  k / MEMCG_NR_BINS,
-						  k % MEMCG_NR_BINS, &f),
-					&f);
+						  k % MEMCG_NR_BINS, f),
+					f);
 		if (t->memcg != MLF_NONE)
-			fail_if(check_memcg(&w->cs, nid, t->memcg, &f), &f);
+			fail_if(check_memcg(&w->cs, nid, t->memcg, f), f);
 		for (i = 0; i < t->nr_released; i++)
-			fail_if(check_memcg(&w->cs, nid, t->released[i], &f),
-				&f);
+			fail_if(check_memcg(&w->cs, nid, t->released[i], f), f);
 	}
 }
 
@@ -406,7 +405,7 @@ void world_check_touched(struct mlf_world *w)
 static bool fast_touched(const struct mlf_world *w)
 {
 	const struct mlf_touched *t = &w->touched;
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int nid, i, k;
 
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
@@ -433,10 +432,11 @@ static bool fast_touched(const struct mlf_world *w)
 						    t->seams[nid][i].at))
 					return false;
 		}
-		if (t->memcg != MLF_NONE && !check_memcg(&w->cs, nid, t->memcg, &f))
+		if (t->memcg != MLF_NONE &&
+		    !check_memcg(&w->cs, nid, t->memcg, f))
 			return false;
 		for (i = 0; i < t->nr_released; i++)
-			if (!check_memcg(&w->cs, nid, t->released[i], &f))
+			if (!check_memcg(&w->cs, nid, t->released[i], f))
 				return false;
 	}
 	return true;
@@ -448,17 +448,17 @@ static bool fast_touched(const struct mlf_world *w)
  */
 static bool fast_after_op(const struct mlf_world *w, bool full)
 {
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int nid;
 
 	for (nid = 0; nid < w->cs.nr_nodes; nid++)
-		if (!check_seq_monotonic(&w->cs, nid, &f) ||
-		    !check_seq_advance(&w->cs, nid, &f))
+		if (!check_seq_monotonic(&w->cs, nid, f) ||
+		    !check_seq_advance(&w->cs, nid, f))
 			return false;
 	if (full)
 		return fast_world_full(&w->cs);
 	for (nid = 0; nid < w->cs.nr_nodes; nid++)
-		if (!check_node_quick(&w->cs, nid, &f))
+		if (!check_node_quick(&w->cs, nid, f))
 			return false;
 	return fast_touched(w);
 }
@@ -477,7 +477,7 @@ static bool full_check_due(const struct mlf_world *w)
 static void check_after_op(struct mlf_world *w)
 {
 	bool full = full_check_due(w);
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int nid;
 
 	/*
@@ -500,15 +500,15 @@ static void check_after_op(struct mlf_world *w)
 	 * not move makes every later comparison differ).
 	 */
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
-		fail_if(check_seq_monotonic(&w->cs, nid, &f), &f);
-		fail_if(check_nr_memcgs_model(&w->cs, nid, &f), &f);
+		fail_if(check_seq_monotonic(&w->cs, nid, f), f);
+		fail_if(check_nr_memcgs_model(&w->cs, nid, f), f);
 	}
 	check_touched(w);
 	for (nid = 0; nid < w->cs.nr_nodes; nid++) {
-		fail_if(check_seq_advance(&w->cs, nid, &f), &f);
-		fail_if(check_node_quick(&w->cs, nid, &f), &f);
+		fail_if(check_seq_advance(&w->cs, nid, f), f);
+		fail_if(check_node_quick(&w->cs, nid, f), f);
 		if (w->touched.full_node[nid])
-			fail_if(check_model_order(&w->cs, nid, &f), &f);
+			fail_if(check_model_order(&w->cs, nid, f), f);
 	}
 	if (full) {
 		w->full_check_runs++;
@@ -554,11 +554,11 @@ static void check_rotation(struct mlf_world *w, const struct mlf_op *op,
 			   int nid, int rotate_op,
 			   const struct rotate_before *before)
 {
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 
 	fail_if(check_seg_semantics(&w->cs, op, nid, rotate_op, before[nid].gen,
-				    before[nid].seg, w->cs.seq_before[nid], &f),
-		&f);
+				    before[nid].seg, w->cs.seq_before[nid], f),
+		f);
 }
 
 static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
@@ -570,7 +570,7 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 		.priority = 12,
 		.proactive = 1,
 	};
-	struct mlf_failure f;
+	struct mlf_failure *f = mlf_failure_scratch();
 	int walk_gen = get_memcg_gen(w->cs.seq_before[nid]);
 	bool aborted;
 	int i;
@@ -598,8 +598,8 @@ static bool apply_reclaim(struct mlf_world *w, const struct mlf_op *op,
 	}
 	model_apply(&w->cs.model, op);
 	fail_if(check_reclaim_progress(&w->cs, nid, walk_gen, aborted,
-				       rec.failed, rec.nr_failed, &f),
-		&f);
+				       rec.failed, rec.nr_failed, f),
+		f);
 	return true;
 }
 

@@ -19,6 +19,13 @@ void mlf_failure_init(struct mlf_failure *f, const char *check)
 	f->op = mlf_current_op;
 }
 
+struct mlf_failure *mlf_failure_scratch(void)
+{
+	static __thread struct mlf_failure scratch;
+
+	return &scratch;
+}
+
 void mlf_failure_at(struct mlf_failure *f, const char *check, int node,
 		    int gen, int bin, int memcg)
 {

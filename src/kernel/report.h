@@ -25,6 +25,14 @@ struct mlf_failure {
 #define mlf_current_op (mlf_current()->op)
 
 void mlf_failure_init(struct mlf_failure *f, const char *check);
+
+/*
+ * A record for the checks of a hot path to fill (one per thread): a 1 KB
+ * local in a function called per op or per scheduling point cost ASan a
+ * shadow memset of its redzones at every call. Fill it and report it (or
+ * drop it) before calling anything else that may fill it.
+ */
+struct mlf_failure *mlf_failure_scratch(void);
 /* The same, naming where: node, gen, bin and memcg (MLF_NONE if none). */
 void mlf_failure_at(struct mlf_failure *f, const char *check, int node,
 		    int gen, int bin, int memcg);
