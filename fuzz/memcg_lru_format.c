@@ -243,6 +243,28 @@ static void rehome(const uint8_t *from_hdr, const uint8_t *to_hdr,
 	encode_record(&to, &op, rec);
 }
 
+static int memcg(const uint8_t *hdr, struct mlf_record *rec, int to)
+{
+	struct mlf_header h;
+	struct mlf_op op;
+
+	if (!decode_record(hdr, rec, &h, &op) || op.kind == MLF_OP_RECLAIM)
+		return -1;
+	if (to >= 0 && to < h.pool_size) {
+		op.memcg = to;
+		encode_record(&h, &op, rec);
+	}
+	return op.memcg;
+}
+
+static int pool_size(const uint8_t *hdr)
+{
+	struct mlf_header h;
+
+	header_of(hdr, &h);
+	return h.pool_size;
+}
+
 const struct mlf_format mlf_target_format = {
 	.name = "memcg_lru",
 	.header_len = MLF_FUZZ_HEADER_BYTES,
@@ -251,4 +273,6 @@ const struct mlf_format mlf_target_format = {
 	.tweak_record = tweak_record,
 	.tweak_header = tweak_header,
 	.rehome = rehome,
+	.memcg = memcg,
+	.pool_size = pool_size,
 };

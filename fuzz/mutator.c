@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* the inputs being mutated; static: a record list is large */
 static struct mlf_records cur, other;
 
@@ -93,6 +95,45 @@ static void byte_tweak(const struct mlf_format *f, struct mlf_records *r,
 		*rec = one.r[0];
 }
 
+/*
+ * Shadow the memcg of record @i: after each record that acts on it, the
+ * same op on another memcg (one the input does not use, mostly). The
+ * shadow has the same life and the same draws, so it lands in the same
+ * generation, segment and bin, right beside the memcg it follows: two
+ * shadows make a bin of three where each op would otherwise have to draw
+ * the same bin by chance. Records past the room are dropped.
+ */
+static void shadow(const struct mlf_format *f, struct mlf_records *r, size_t i,
+		   struct mlf_rng *g)
+{
+	static bool used[1 << 12];
+	int m = f->memcg(r->header, &r->r[i], -1), pool, to = -1, k;
+	size_t j, n = r->n;
+
+	pool = f->pool_size(r->header);
+	if (m < 0 || pool < 2)
+		return;
+	if (pool > (int)ARRAY_SIZE(used))
+		pool = ARRAY_SIZE(used);
+	memset(used, 0, pool * sizeof(used[0]));
+	for (j = 0; j < n; j++) {
+		k = f->memcg(r->header, &r->r[j], -1);
+		if (k >= 0 && k < pool)
+			used[k] = true;
+	}
+	for (k = 0; k < 8 && (to < 0 || used[to]); k++)
+		to = mlf_rng_below(g, pool < 64 ? pool : 64);
+	if (to < 0 || to == m)
+		to = (m + 1 + mlf_rng_below(g, pool - 1)) % pool;
+	for (j = 0; j < r->n && r->n < MLF_MUT_MAX_RECORDS; j++) {
+		if (f->memcg(r->header, &r->r[j], -1) != m)
+			continue;
+		open_gap(r, j + 1, 1);
+		r->r[j + 1] = r->r[j];
+		f->memcg(r->header, &r->r[++j], to);
+	}
+}
+
 static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 			struct mlf_rng *g, mlf_byte_mutator bytes)
 {
@@ -104,7 +145,7 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 		return;
 	}
 	i = mlf_rng_below(g, r->n);
-	switch (mlf_rng_below(g, 20)) {
+	switch (mlf_rng_below(g, 21)) {
 	case 0 ... 3:	/* insert a new record */
 		j = open_gap(r, mlf_rng_below(g, r->n + 1), 1);
 		f->random_record(r, g, &r->r[j]);
@@ -143,6 +184,10 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 			byte_tweak(f, r, &r->r[i], bytes);
 		else
 			f->tweak_record(r, &r->r[i], g);
+		break;
+	case 19: /* shadow a memcg with another */
+		if (f->memcg)
+			shadow(f, r, i, g);
 		break;
 	default:	/* the header */
 		f->tweak_header(r, g);

@@ -76,6 +76,13 @@ struct mlf_format {
 	 */
 	void (*rehome)(const uint8_t *from, const uint8_t *to,
 		       struct mlf_record *rec);
+	/*
+	 * The memcg @rec acts on (-1: none); with @to >= 0, @rec made to act
+	 * on memcg @to instead. NULL: no shadowing (mutator.c).
+	 */
+	int (*memcg)(const uint8_t *header, struct mlf_record *rec, int to);
+	/* how many memcgs the world of @header holds */
+	int (*pool_size)(const uint8_t *header);
 };
 
 /*

@@ -217,6 +217,28 @@ static void tweak_header(struct mlf_records *in, struct mlf_rng *g)
 		rehome(NULL, in->header, &in->r[i]);
 }
 
+static int memcg(const uint8_t *hdr, struct mlf_record *rec, int to)
+{
+	struct mlf_reclaim_header h;
+	struct mlf_reclaim_op op;
+
+	if (!decode_record(hdr, rec, &h, &op) || !has_memcg(op.kind))
+		return -1;
+	if (to >= 0 && to < h.pool_size) {
+		op.memcg = to;
+		rec->len = mlf_reclaim_encode_op(&op, rec->b);
+	}
+	return op.memcg;
+}
+
+static int pool_size(const uint8_t *hdr)
+{
+	struct mlf_reclaim_header h;
+
+	mlf_reclaim_decode(hdr, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
+	return h.pool_size;
+}
+
 const struct mlf_format mlf_target_format = {
 	.name = "reclaim",
 	.header_len = MLF_RECLAIM_HEADER_BYTES,
@@ -225,4 +247,6 @@ const struct mlf_format mlf_target_format = {
 	.tweak_record = tweak_record,
 	.tweak_header = tweak_header,
 	.rehome = rehome,
+	.memcg = memcg,
+	.pool_size = pool_size,
 };
