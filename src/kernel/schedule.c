@@ -120,6 +120,11 @@ static struct {
 	/* MLF_SCHED_PCT: change points (steps), the next, the priority */
 	unsigned long change_at[256];
 	int nr_changes, next_change, low_priority;
+	/*
+	 * A task woke, blocked or ended, or a priority changed, since PCT
+	 * last chose: until then the task it chose is still the one to run.
+	 */
+	bool pct_stale;
 	/* MLF_SCHED_EXPLORE */
 	int preemptions;
 	struct mlf_explore_visited *visited;
@@ -327,7 +332,12 @@ MLF_NO_TSAN static struct mlf_sched_task *choose_pct(bool at_point)
 		S.next_change++;
 		S.stats.decisions++;
 		S.cur->priority = S.low_priority--;
+		S.pct_stale = true;
 	}
+	/* at a point, the running task is the one PCT chose last */
+	if (at_point && !S.pct_stale)
+		return S.cur;
+	S.pct_stale = false;
 	for (i = 0; i <= S.nr; i++) {
 		struct mlf_sched_task *t = task_at(i);
 
@@ -488,6 +498,7 @@ MLF_NO_TSAN void mlf_sched_block(enum mlf_sched_wait why, const void *on)
 	t->state = T_BLOCKED;
 	t->wait = why;
 	t->wait_on = on;
+	S.pct_stale = true;
 	run_another();
 }
 
@@ -501,6 +512,7 @@ MLF_NO_TSAN void mlf_sched_wake(const void *on)
 		if (t->state == T_BLOCKED && t->wait_on == on) {
 			t->state = T_RUNNABLE;
 			t->wait_on = NULL;
+			S.pct_stale = true;
 		}
 	}
 }
@@ -579,6 +591,7 @@ MLF_NO_TSAN static void task_main(void *arg)
 		mlf_rcu_model_task_done();
 		mlf_tsan_release(&S.end_token);
 		t->state = T_DONE;
+		S.pct_stale = true;
 		run_another();
 	}
 }
