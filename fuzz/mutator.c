@@ -101,7 +101,7 @@ static void byte_tweak(const struct mlf_format *f, struct mlf_records *r,
  * shadow has the same life and the same draws, so it lands in the same
  * generation, segment and bin, right beside the memcg it follows: two
  * shadows make a bin of three where each op would otherwise have to draw
- * the same bin by chance. Records past the room are dropped.
+ * the same bin by chance. Shadowing stops where the record list is full.
  */
 static void shadow(const struct mlf_format *f, struct mlf_records *r, size_t i,
 		   struct mlf_rng *g)
