@@ -36,6 +36,8 @@
 struct mlf_reclaim_folio_model {
 	const struct folio *base;	/* folio i is base + i */
 	int nr;
+	/* no folio below this one is unused: where a new one is looked for */
+	int first_free;
 	bool used[MLF_RECLAIM_MODEL_FOLIOS];
 	u8 memcg[MLF_RECLAIM_MODEL_FOLIOS];
 	u8 node[MLF_RECLAIM_MODEL_FOLIOS];

@@ -80,6 +80,8 @@ static void model_uncharge(struct mlf_reclaim_world *rw, int i)
 	struct mlf_reclaim_folio_model *m = &rw->rcs.model;
 
 	m->used[i] = false;
+	if (i < m->first_free)
+		m->first_free = i;
 	m->charged[m->memcg[i]][m->node[i]][m->type[i]]--;
 }
 
@@ -240,9 +242,11 @@ static int alloc_folio(struct mlf_reclaim_world *rw)
 	struct mlf_reclaim_folio_model *m = &rw->rcs.model;
 	int i;
 
-	for (i = 0; i < m->nr; i++)
+	/* the lowest unused index, as ever (a trace names folios by it) */
+	for (i = m->first_free; i < m->nr; i++)
 		if (!m->used[i])
-			return i;
+			return m->first_free = i;
+	m->first_free = m->nr;
 	return m->nr < MLF_RECLAIM_MAX_FOLIOS ? m->nr++ : -1;
 }
 
