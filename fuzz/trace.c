@@ -23,14 +23,18 @@
  */
 static void put_uint(FILE *out, const char *prefix, unsigned int v)
 {
-	char buf[16];
-	int i = sizeof(buf) - 1;
+	char buf[24];
+	int i = sizeof(buf) - 1, k = 0;
 
 	buf[i] = '\0';
 	do
 		buf[--i] = '0' + v % 10;
 	while (v /= 10);
-	fputs(prefix, out);
+	/* a prefix is a few characters: " m", " n", "," */
+	while (prefix[k])
+		k++;
+	while (k && i)
+		buf[--i] = prefix[--k];
 	fputs(buf + i, out);
 }
 
