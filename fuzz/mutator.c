@@ -97,17 +97,17 @@ static void byte_tweak(const struct mlf_format *f, struct mlf_records *r,
 
 /*
  * Shadow the memcg of record @i: after each record that acts on it, the
- * same op on another memcg (one the input does not use, mostly). The
- * shadow has the same life and the same draws, so it lands in the same
- * generation, segment and bin, right beside the memcg it follows: two
- * shadows make a bin of three where each op would otherwise have to draw
- * the same bin by chance. Shadowing stops where the record list is full.
+ * same op on one or two other memcgs (ones the input does not use,
+ * mostly). A shadow has the same life and the same draws, so it lands in
+ * the same generation, segment and bin, right beside the memcg it
+ * follows: a bin of three where each op would otherwise have to draw the
+ * same bin by chance. Shadowing stops where the record list is full.
  */
 static void shadow(const struct mlf_format *f, struct mlf_records *r, size_t i,
 		   struct mlf_rng *g)
 {
 	static bool used[1 << 12];
-	int m = f->memcg(r->header, &r->r[i], -1), pool, to = -1, k;
+	int m = f->memcg(r->header, &r->r[i], -1), pool, to[2], nr, k, s;
 	size_t j, n = r->n;
 
 	pool = f->pool_size(r->header);
@@ -121,16 +121,24 @@ static void shadow(const struct mlf_format *f, struct mlf_records *r, size_t i,
 		if (k >= 0 && k < pool)
 			used[k] = true;
 	}
-	for (k = 0; k < 8 && (to < 0 || used[to]); k++)
-		to = mlf_rng_below(g, pool < 64 ? pool : 64);
-	if (to < 0 || to == m)
-		to = (m + 1 + mlf_rng_below(g, pool - 1)) % pool;
-	for (j = 0; j < r->n && r->n < MLF_MUT_MAX_RECORDS; j++) {
+	nr = pool > 2 && mlf_rng_one_in(g, 2) ? 2 : 1;
+	for (s = 0; s < nr; s++) {
+		to[s] = -1;
+		for (k = 0; k < 8 && (to[s] < 0 || used[to[s]]); k++)
+			to[s] = mlf_rng_below(g, pool < 64 ? pool : 64);
+		/* else any other than @m and the first shadow */
+		while (to[s] < 0 || to[s] == m || (s && to[s] == to[0]))
+			to[s] = mlf_rng_below(g, pool);
+		used[to[s]] = true;
+	}
+	for (j = 0; j < r->n; j++) {
 		if (f->memcg(r->header, &r->r[j], -1) != m)
 			continue;
-		open_gap(r, j + 1, 1);
-		r->r[j + 1] = r->r[j];
-		f->memcg(r->header, &r->r[++j], to);
+		for (s = 0; s < nr && r->n < MLF_MUT_MAX_RECORDS; s++) {
+			open_gap(r, j + 1, 1);
+			r->r[j + 1] = r->r[j];
+			f->memcg(r->header, &r->r[++j], to[s]);
+		}
 	}
 }
 
