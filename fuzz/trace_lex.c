@@ -92,9 +92,16 @@ static bool is_space(char c)
 
 bool mlf_trace_line_is(const char *s, size_t len, const char *line)
 {
-	while (len && is_space(s[len - 1]))
-		len--;
-	return same_text(s, len, line);
+	size_t i;
+
+	/* most lines differ at once: compare before looking for spaces */
+	for (i = 0; line[i]; i++)
+		if (i == len || s[i] != line[i])
+			return false;
+	for (; i < len; i++)
+		if (!is_space(s[i]))
+			return false;
+	return true;
 }
 
 const char *mlf_trace_target_of(const char *text, size_t len)
