@@ -96,14 +96,14 @@ static void byte_tweak(const struct mlf_format *f, struct mlf_records *r,
 }
 
 /*
- * Shadow the memcg of record @i: after each record that acts on it, the
+ * Twin the memcg of record @i: after each record that acts on it, the
  * same op on one or two other memcgs (ones the input does not use,
- * mostly). A shadow has the same life and the same draws, so it lands in
+ * mostly). A twin has the same life and the same draws, so it lands in
  * the same generation, segment and bin, right beside the memcg it
  * follows: a bin of three where each op would otherwise have to draw the
- * same bin by chance. Shadowing stops where the record list is full.
+ * same bin by chance. Twinning stops where the record list is full.
  */
-static void shadow(const struct mlf_format *f, struct mlf_records *r, size_t i,
+static void twin(const struct mlf_format *f, struct mlf_records *r, size_t i,
 		   struct mlf_rng *g)
 {
 	static bool used[1 << 12];
@@ -126,7 +126,7 @@ static void shadow(const struct mlf_format *f, struct mlf_records *r, size_t i,
 		to[s] = -1;
 		for (k = 0; k < 8 && (to[s] < 0 || used[to[s]]); k++)
 			to[s] = mlf_rng_below(g, pool < 64 ? pool : 64);
-		/* else any other than @m and the first shadow */
+		/* else any other than @m and the first twin */
 		while (to[s] < 0 || to[s] == m || (s && to[s] == to[0]))
 			to[s] = mlf_rng_below(g, pool);
 		used[to[s]] = true;
@@ -193,9 +193,9 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 		else
 			f->tweak_record(r, &r->r[i], g);
 		break;
-	case 19: /* shadow a memcg with another */
+	case 19: /* twin a memcg */
 		if (f->memcg)
-			shadow(f, r, i, g);
+			twin(f, r, i, g);
 		break;
 	default:	/* the header */
 		f->tweak_header(r, g);

@@ -78,7 +78,7 @@ struct mlf_format {
 		       struct mlf_record *rec);
 	/*
 	 * The memcg @rec acts on (-1: none); with @to >= 0, @rec made to act
-	 * on memcg @to instead. NULL: no shadowing (mutator.c).
+	 * on memcg @to instead. NULL: no twins (mutator.c).
 	 */
 	int (*memcg)(const uint8_t *header, struct mlf_record *rec, int to);
 	/* how many memcgs the world of @header holds */
