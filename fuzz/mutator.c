@@ -104,7 +104,7 @@ static void byte_tweak(const struct mlf_format *f, struct mlf_records *r,
  * same bin by chance. Twinning stops where the record list is full.
  */
 static void twin(const struct mlf_format *f, struct mlf_records *r, size_t i,
-		   struct mlf_rng *g)
+		 struct mlf_rng *g)
 {
 	static bool used[1 << 12];
 	int m = f->memcg(r->header, &r->r[i], -1), pool, to[2], nr, k, s;
