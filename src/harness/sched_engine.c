@@ -406,7 +406,7 @@ MLF_NO_TSAN static void section_structure(int nid)
 MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 				 void *arg)
 {
-	struct mlf_failure *f = mlf_failure_scratch();
+	struct mlf_failure *f;
 	int nid;
 
 	(void)arg;
@@ -422,6 +422,7 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 	if (nid < 0)
 		return;
 	/* the end of a critical section of node nid: one operation */
+	f = mlf_failure_scratch();
 	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(), mlf_sched_task_index(),
 			  f))
 		fail_with(f);
