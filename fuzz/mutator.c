@@ -107,8 +107,9 @@ static void twin(const struct mlf_format *f, struct mlf_records *r, size_t i,
 		 struct mlf_rng *g)
 {
 	static bool used[1 << 12];
+	static int of[MLF_MUT_MAX_RECORDS]; /* each record's memcg */
 	int m = f->memcg(r->header, &r->r[i], -1), pool, to[2], nr, k, s;
-	size_t j, n = r->n;
+	size_t j, o, n = r->n;
 
 	pool = f->pool_size(r->header);
 	if (m < 0 || pool < 2)
@@ -117,9 +118,9 @@ static void twin(const struct mlf_format *f, struct mlf_records *r, size_t i,
 		pool = ARRAY_SIZE(used);
 	memset(used, 0, pool * sizeof(used[0]));
 	for (j = 0; j < n; j++) {
-		k = f->memcg(r->header, &r->r[j], -1);
-		if (k >= 0 && k < pool)
-			used[k] = true;
+		of[j] = f->memcg(r->header, &r->r[j], -1);
+		if (of[j] >= 0 && of[j] < pool)
+			used[of[j]] = true;
 	}
 	nr = pool > 2 && mlf_rng_one_in(g, 2) ? 2 : 1;
 	for (s = 0; s < nr; s++) {
@@ -131,8 +132,9 @@ static void twin(const struct mlf_format *f, struct mlf_records *r, size_t i,
 			to[s] = mlf_rng_below(g, pool);
 		used[to[s]] = true;
 	}
-	for (j = 0; j < r->n; j++) {
-		if (f->memcg(r->header, &r->r[j], -1) != m)
+	/* @o: the record's index before the twins, @j: after */
+	for (o = 0, j = 0; o < n; o++, j++) {
+		if (of[o] != m)
 			continue;
 		for (s = 0; s < nr && r->n < MLF_MUT_MAX_RECORDS; s++) {
 			open_gap(r, j + 1, 1);

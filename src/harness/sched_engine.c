@@ -356,14 +356,6 @@ static void task_fn(int t, void *arg)
 /* ---- the probes: every step, every walk event ---- */
 
 /*
- * At the end of a critical section of node @nid, the node's lists as the
- * lock leaves them for the next writer: every link and nulls value, the
- * cached tails, the counts. A writer relies on them when it takes the lock
- * (lru_gen_add_memcg() links behind the cached tail), so they hold at each
- * release, not only at quiescence. Membership and seq wait for quiescence:
- * they depend on ops that span several sections.
- */
-/*
  * fast_structure() (fast_checks.h) of node @nid through the map
  * fill_world() made. The world keeps no map otherwise: the checks one by
  * one fill one of their own, and world_destroy() must not take it for the
@@ -380,19 +372,26 @@ static bool fast_structure_quiescent(int nid)
 }
 
 /*
- * The end of a critical section of node @nid, after mlf_lin_step(), whose
- * walk of the node's lists (read_port()) also found whether list.links,
- * tail.cache and nr_memcgs hold; only when they may not do those checks
- * run, one by one, to name what is wrong.
+ * At the end of a critical section of node @nid, the node's lists as the
+ * lock leaves them for the next writer: every link and nulls value, the
+ * cached tails, the counts. A writer relies on them when it takes the lock
+ * (lru_gen_add_memcg() links behind the cached tail), so they hold at each
+ * release, not only at quiescence. Membership and seq wait for quiescence:
+ * they depend on ops that span several sections.
+ *
+ * After mlf_lin_step(), whose walk of the node's lists (read_port()) also
+ * found whether list.links, tail.cache and nr_memcgs hold: only when they
+ * may not do those checks run, one by one, to name what is wrong.
  */
 MLF_NO_TSAN static void section_structure(int nid)
 {
-	struct mlf_failure *f = mlf_failure_scratch();
+	struct mlf_failure *f;
 	bool ok;
 	int i;
 
 	if (E.lin.port_links_ok)
 		return;
+	f = mlf_failure_scratch();
 	/* not a memcg a bug freed already: its lrugens are poison */
 	for (i = 0; i < E.in->pool_size; i++)
 		E.world.cs.slots[i].memcg = lin_memcg_of(NULL, i);

@@ -25,6 +25,11 @@ struct mlf_failure {
 #define mlf_current_op (mlf_current()->op)
 
 void mlf_failure_init(struct mlf_failure *f, const char *check);
+/* The same, naming where: node, gen, bin and memcg (MLF_NONE if none). */
+void mlf_failure_at(struct mlf_failure *f, const char *check, int node, int gen,
+		    int bin, int memcg);
+__attribute__((format(printf, 2, 3))) void
+mlf_failure_msg(struct mlf_failure *f, const char *fmt, ...);
 
 /*
  * A record for the checks of a hot path to fill (one per thread): a 1 KB
@@ -33,11 +38,6 @@ void mlf_failure_init(struct mlf_failure *f, const char *check);
  * drop it) before calling anything else that may fill it.
  */
 struct mlf_failure *mlf_failure_scratch(void);
-/* The same, naming where: node, gen, bin and memcg (MLF_NONE if none). */
-void mlf_failure_at(struct mlf_failure *f, const char *check, int node,
-		    int gen, int bin, int memcg);
-__attribute__((format(printf, 2, 3))) void
-mlf_failure_msg(struct mlf_failure *f, const char *fmt, ...);
 
 /*
  * Report a failure: print it and abort, unless a test installed a handler
