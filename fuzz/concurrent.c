@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "kernel/report.h"
+#include "kernel/schedule.h"
 #include "sched_codec.h"
 #include "sched_trace.h"
 
@@ -142,10 +143,23 @@ static void show_run(int nr_steps)
 	mlf_sched_print_recent(nr_steps);
 }
 
+/*
+ * The scheduler's interleaving feedback (kernel/schedule.c): libFuzzer
+ * reads this section after every input as it reads its edge counters.
+ */
+static unsigned char sched_feedback[4096]
+	__attribute__((section("__libfuzzer_extra_counters"), used));
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *show = getenv("MLF_SCHED_SHOW");
+	static bool attached;
 
+	if (!attached) {
+		mlf_sched_feedback_attach(sched_feedback,
+					  sizeof(sched_feedback));
+		attached = true;
+	}
 	mlf_sched_decode(data, size, &input);
 	sched_engine_context(print_context);
 	memset(&stats, 0, sizeof(stats));

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bug.h"
 #include "explore.h"
 #include "fiber.h"
 #include "report.h"
@@ -29,18 +30,25 @@
 
 int mlf_sched_on;
 
-#ifdef MLF_SCHED_FEEDBACK
 /*
- * What libFuzzer sees of a schedule (its extra counters): code coverage is
- * the same whatever the interleaving, so without this a new interleaving
- * would never be kept. A counter per switch between two source lines
- * (where one task was stopped, where the next goes on): which code met
- * which. Coarse on purpose: every distinct counter is a feature libFuzzer
- * keeps count of for every input.
+ * What libFuzzer sees of a schedule (its extra counters, which the
+ * concurrent fuzz target owns and attaches): code coverage is the same
+ * whatever the interleaving, so without this a new interleaving would
+ * never be kept. A counter per switch between two source lines (where one
+ * task was stopped, where the next goes on): which code met which. Coarse
+ * on purpose: every distinct counter is a feature libFuzzer keeps count of
+ * for every input. The sequential targets have no schedule: they attach
+ * nothing and libFuzzer does not scan 4 KB of counters that never move.
  */
-#define FEEDBACK_SIZE (1u << 12)
-__attribute__((section("__libfuzzer_extra_counters"), used)) static u8
-	feedback[FEEDBACK_SIZE];
+static u8 *feedback;
+static size_t feedback_mask;
+
+void mlf_sched_feedback_attach(u8 *counters, size_t size)
+{
+	BUG_ON(!size || size & (size - 1));
+	feedback = counters;
+	feedback_mask = size - 1;
+}
 
 /*
  * The scheduler's own bookkeeping, like the rest of it: every fiber bumps
@@ -52,19 +60,14 @@ MLF_NO_TSAN static void note_interleaving(const struct mlf_site *mine,
 {
 	u64 h = ((u64)(uintptr_t)mine * 0x9e3779b97f4a7c15ULL) ^
 		((u64)(uintptr_t)other * 0xc2b2ae3d27d4eb4fULL);
-	u8 *c = &feedback[(h >> 40) & (FEEDBACK_SIZE - 1)];
+	u8 *c;
 
+	if (!feedback)
+		return;
+	c = &feedback[(h >> 40) & feedback_mask];
 	if (*c != 0xff)
 		(*c)++;
 }
-#else
-static void note_interleaving(const struct mlf_site *mine,
-			      const struct mlf_site *other)
-{
-	(void)mine;
-	(void)other;
-}
-#endif
 
 enum task_state {
 	T_RUNNABLE,

@@ -186,4 +186,11 @@ void mlf_sched_print_recent(int nr_steps);
 
 const char *mlf_point_name(enum mlf_point kind);
 
+/*
+ * Count each switch between two tasks' source lines in @counters (@size
+ * bytes, a power of two): the engine's extra coverage, so that a new
+ * interleaving is a new feature (fuzz/concurrent.c). None by default.
+ */
+void mlf_sched_feedback_attach(u8 *counters, size_t size);
+
 #endif
