@@ -200,7 +200,7 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 
 	for (i = 1; i < n; i++) {
 		const struct mlf_token *tok = &t[i];
-		const char *eq = memchr(tok->s, '=', tok->len);
+		const char *eq = mlf_trace_find(tok->s, tok->len, '=');
 		unsigned int field = 0;
 		unsigned long v;
 

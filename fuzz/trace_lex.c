@@ -34,26 +34,6 @@ void mlf_trace_fail(struct mlf_trace_parser *p, const char *fmt, ...)
 		 p->err->what);
 }
 
-/*
- * @len bytes at @s are the string @word. By hand: strlen() and memcmp()
- * go through ASan's interceptors and libFuzzer's memcmp hook, and the
- * trace round trip of memcg_lru compares every token of every input.
- */
-static bool same_text(const char *s, size_t len, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!word[i] || word[i] != s[i])
-			return false;
-	return !word[len];
-}
-
-bool mlf_token_is(const struct mlf_token *t, const char *word)
-{
-	return same_text(t->s, t->len, word);
-}
-
 const char *mlf_token_show(const struct mlf_token *t, char *buf, size_t size)
 {
 	size_t i, n = t->len < size - 4 ? t->len : size - 4;
@@ -213,7 +193,7 @@ int mlf_trace_next_op(struct mlf_trace_parser *p)
 {
 	while (p->pos < p->len) {
 		const char *line = p->text + p->pos;
-		const char *nl = memchr(line, '\n', p->len - p->pos);
+		const char *nl = mlf_trace_find(line, p->len - p->pos, '\n');
 		size_t llen = nl ? (size_t)(nl - line) : p->len - p->pos;
 		const char *foreign, *magic;
 		int nt;

@@ -77,7 +77,36 @@ int mlf_trace_next_op(struct mlf_trace_parser *p);
 __attribute__((format(printf, 2, 3))) void
 mlf_trace_fail(struct mlf_trace_parser *p, const char *fmt, ...);
 
-bool mlf_token_is(const struct mlf_token *t, const char *word);
+/*
+ * @t is the string @word. By hand, and inline: strlen() and memcmp() go
+ * through ASan's interceptors and libFuzzer's memcmp hook, and the trace
+ * round trip of memcg_lru compares every token of every input with the
+ * names of the ops, one after another.
+ */
+static inline bool mlf_token_is(const struct mlf_token *t, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < t->len; i++)
+		if (!word[i] || word[i] != t->s[i])
+			return false;
+	return !word[t->len];
+}
+
+/*
+ * The first @c in @len bytes at @s, or NULL: memchr() by hand, for
+ * memchr() goes through ASan's interceptor, and the trace round trip of
+ * memcg_lru looks for every line's end and every token's '='.
+ */
+static inline const char *mlf_trace_find(const char *s, size_t len, char c)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == c)
+			return s + i;
+	return NULL;
+}
 
 /*
  * A token quoted in a message, in @buf: cut long ones, never print raw
