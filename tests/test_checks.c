@@ -809,6 +809,32 @@ TEST(the_final_check_catches_what_no_op_touched)
 	world_destroy(&w);	/* finished already: no second check */
 }
 
+/*
+ * A small world's last op ended in a full check of the state the final
+ * check would see, so the final one does not run it again; an op after
+ * it (even a skipped one) and the final check runs.
+ */
+TEST(the_final_check_follows_the_last_full_check)
+{
+	build();	/* full checks after every op */
+	save();
+	testlib_catch_failures();
+	/* behind the world's back, after the last op's full check */
+	lru(0)->fifo[0][0].first->pprev = &lg(1, 0)->list.next;
+	world_finish(&w);
+	EXPECT_EQ(testlib_caught.count, 0);
+	w.finished = false;
+	/* m3 is online: skipped */
+	EXPECT(!world_apply(&w, &(struct mlf_op){ .kind = MLF_OP_RELEASE,
+						.memcg = 3 }));
+	world_finish(&w);
+	EXPECT_STREQ(testlib_caught.check, "list.links");
+	testlib_stop_catching();
+	restore();
+	EXPECT(all_pass());
+	world_destroy(&w);
+}
+
 TEST(the_map_follows_online_and_release)
 {
 	const struct hlist_nulls_node *p;

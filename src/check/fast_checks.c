@@ -21,6 +21,9 @@ static inline const struct lru_gen_folio *lrugen_of(const struct mlf_check_state
 
 	if (id < 0 || id >= w->pool_size)
 		return NULL;
+	/* the map of a driver that keeps it knows the live slots' lrugens */
+	if (w->map_kept)
+		return mlf_lrugen_map_lrugen(&w->map, id, nid);
 	memcg = w->slots[id].memcg;
 	return memcg ? &get_lruvec(memcg, nid)->lrugen : NULL;
 }
@@ -227,8 +230,8 @@ static bool fast_memcgs(const struct mlf_check_state *w, int from, int to,
 		if (atomic_long_read(&memcg->refcnt) != mc->refs)
 			return false;
 		for (nid = from; nid < to; nid++) {
-			bool hashed = !hlist_nulls_unhashed(
-				&get_lruvec(memcg, nid)->lrugen.list);
+			bool hashed =
+				!hlist_nulls_unhashed(&lrugen_of(w, i, nid)->list);
 
 			if (hashed != mc->linked[nid])
 				return false;

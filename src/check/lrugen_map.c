@@ -56,7 +56,9 @@ void mlf_lrugen_map_init(struct mlf_lrugen_map *map, int pool_size)
 	map->pool_size = pool_size;
 	map->live_words = live_words(pool_size);
 	map->live = calloc(map->live_words, sizeof(*map->live));
-	if (!map->live)
+	map->lrugens = calloc(map->live_words * 64 * MAX_NUMNODES,
+			      sizeof(*map->lrugens));
+	if (!map->live || !map->lrugens)
 		abort();
 }
 
@@ -65,6 +67,7 @@ static void map_free(struct mlf_lrugen_map *map)
 	free(map->keys);
 	free(map->vals);
 	free(map->live);
+	free(map->lrugens);
 	memset(map, 0, sizeof(*map));
 }
 
@@ -154,9 +157,12 @@ void mlf_lrugen_map_add_memcg(struct mlf_lrugen_map *map,
 	if (slot < 0 || slot >= map->pool_size)
 		abort();
 	map_reserve(map, nr_nodes);
-	for (nid = 0; nid < nr_nodes; nid++)
-		map_put(map, &get_lruvec(memcg, nid)->lrugen.list,
-			slot * MAX_NUMNODES + nid);
+	for (nid = 0; nid < nr_nodes; nid++) {
+		struct lru_gen_folio *lrugen = &get_lruvec(memcg, nid)->lrugen;
+
+		map_put(map, &lrugen->list, slot * MAX_NUMNODES + nid);
+		map->lrugens[slot * MAX_NUMNODES + nid] = lrugen;
+	}
 	map->live[slot / 64] |= 1ULL << (slot % 64);
 }
 
@@ -168,8 +174,10 @@ void mlf_lrugen_map_del_memcg(struct mlf_lrugen_map *map,
 
 	if (slot < 0 || slot >= map->pool_size)
 		abort();
-	for (nid = 0; nid < nr_nodes; nid++)
+	for (nid = 0; nid < nr_nodes; nid++) {
 		map_del(map, &get_lruvec(memcg, nid)->lrugen.list);
+		map->lrugens[slot * MAX_NUMNODES + nid] = NULL;
+	}
 	map->live[slot / 64] &= ~(1ULL << (slot % 64));
 }
 
@@ -201,6 +209,10 @@ void mlf_lrugen_map_fill(struct mlf_lrugen_map *map,
 		mlf_lrugen_map_init(map, pool_size);
 	} else {
 		memset(map->keys, 0, map->cap * sizeof(*map->keys));
+		for (i = mlf_lrugen_map_next_live(map, 0); i >= 0;
+		     i = mlf_lrugen_map_next_live(map, i + 1))
+			memset(&map->lrugens[i * MAX_NUMNODES], 0,
+			       MAX_NUMNODES * sizeof(*map->lrugens));
 		memset(map->live, 0, map->live_words * sizeof(*map->live));
 		map->nr = 0;
 		map->pool_size = pool_size;

@@ -14,8 +14,11 @@
 #define _MLF_CHECK_LRUGEN_MAP_H
 
 #include "kernel/list_nulls.h"
+#include "kernel/nodemask.h"
 #include "kernel/types.h"
 #include "slot.h"
+
+struct lru_gen_folio;
 
 struct mlf_lrugen_map {
 	const struct hlist_nulls_node **keys;	/* NULL: free */
@@ -24,6 +27,12 @@ struct mlf_lrugen_map {
 	unsigned int nr;
 	/* bit i of word i / 64: slot i's lrugens are in the map */
 	u64 *live;
+	/*
+	 * [slot * MAX_NUMNODES + nid]: a live slot's lrugen on each node
+	 * (NULL: not live), for the checks that follow the model's ids to
+	 * the port's lists (one load, not three through the memcg)
+	 */
+	struct lru_gen_folio **lrugens;
 	int pool_size;
 	int live_words;				/* allocated words of live */
 };
@@ -64,6 +73,13 @@ static inline int mlf_lrugen_map_next_live(const struct mlf_lrugen_map *map,
 		bits = map->live[word];
 	}
 	return word * 64 + __builtin_ctzll(bits);
+}
+
+/* The lrugen of live slot @slot on node @nid; NULL if the slot is not live. */
+static inline struct lru_gen_folio *
+mlf_lrugen_map_lrugen(const struct mlf_lrugen_map *map, int slot, int nid)
+{
+	return map->lrugens[slot * MAX_NUMNODES + nid];
 }
 
 /* (Re)fill @map from the memcgs of @slots[0..@pool_size-1], O(pool). */

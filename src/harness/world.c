@@ -178,7 +178,11 @@ void world_finish(struct mlf_world *w)
 		return;
 	w->finished = true;
 	mlf_current_op = MLF_NONE;
-	if (w->final_check && w->cs.map_kept)
+	/*
+	 * Not again if the last op ended in a full check: it passed, on
+	 * this same state (a small world checks in full after every op)
+	 */
+	if (w->final_check && w->cs.map_kept && !w->checked_in_full)
 		world_check_all(w);
 }
 
@@ -489,6 +493,7 @@ static void check_after_op(struct mlf_world *w)
 	if (fast_after_op(w, full)) {
 		w->touched_check_runs++;
 		w->full_check_runs += full;
+		w->checked_in_full = full;
 		return;
 	}
 
@@ -513,6 +518,7 @@ static void check_after_op(struct mlf_world *w)
 	if (full) {
 		w->full_check_runs++;
 		world_check_all(w);
+		w->checked_in_full = true;
 	}
 }
 
@@ -617,6 +623,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 	slot = &w->cs.slots[op.memcg];
 
 	w->cs.map_kept = true;
+	w->checked_in_full = false;
 	w->last_draws = w->last_nr_reclaimed = w->last_nr_scanned = 0;
 	mlf_current_op = w->op_index++;
 	w->cs.cur_op_kind = op.kind;

@@ -53,6 +53,8 @@ struct mlf_world {
 	/* world_finish(): full check at the end of an input */
 	bool final_check;
 	bool finished;
+	/* the state after the last op passed a full check (no op since) */
+	bool checked_in_full;
 	struct mlf_touched touched;
 	int storage_cap;	/* the slots the storage of cs.slots holds */
 	long op_index;
