@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "harness/states.h"
 #include "harness/world.h"
 #include "testlib.h"
 
@@ -631,6 +632,32 @@ TEST(seeded_random_ops_run_clean)
 		EXPECT(w.walks > 100);
 		world_destroy(&w);
 	}
+}
+
+/*
+ * The engine hears of each cell met on a counter of its own: 4096 cells
+ * of every kind take 4096 counters (a hash of the cell's index had put
+ * kinds 16 apart, among others, on the same ones), and a cell met again
+ * takes no other. Last: from here on, every op notes its cells.
+ */
+TEST(each_state_cell_has_its_own_feedback_counter)
+{
+	static unsigned char feedback[4096];
+	struct mlf_state_cell c = { 0 };
+	size_t i, set = 0;
+
+	world_states_attach(feedback, sizeof(feedback));
+	for (c.kind = 0; c.kind < ST_NR_KINDS; c.kind++)
+		for (c.stage = 0; c.stage < ST_NR_STAGES; c.stage++)
+			for (c.gen = 0; c.gen < ST_NR_GENS; c.gen++)
+				for (c.seg = 0; c.seg < ST_NR_SEGS; c.seg++)
+					for (c.pos = 0; c.pos < 2; c.pos++) {
+						mlf_state_note(&c);
+						mlf_state_note(&c);
+					}
+	for (i = 0; i < sizeof(feedback); i++)
+		set += feedback[i] != 0;
+	EXPECT_EQ(set, sizeof(feedback));
 }
 
 int main(void)

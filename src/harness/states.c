@@ -151,8 +151,22 @@ void mlf_state_note(const struct mlf_state_cell *c)
 	i = mlf_state_index(c);
 	if (t->count)
 		t->count[i]++;
-	if (t->feedback_size)
-		t->feedback[(i * 2654435761u) % t->feedback_size] = 1;
+	if (t->feedback_size) {
+		/*
+		 * A counter of its own for each cell, in the order they are
+		 * first met: a hash of the index (i * an odd constant, modulo
+		 * 4096, keeps only the index's low bits) gave a fifth of
+		 * memcg_lru's cells a counter shared with another, so
+		 * reaching the rarer one was no new feature. Among them were
+		 * the cells one-minute campaigns never reached: a release of
+		 * a dying memcg at the young generation's tail shared its
+		 * counter with a rotate-YOUNG of an online one at an old
+		 * bin's head.
+		 */
+		if (!t->feedback_id[i])
+			t->feedback_id[i] = ++t->nr_feedback_ids;
+		t->feedback[(t->feedback_id[i] - 1) % t->feedback_size] = 1;
+	}
 }
 
 void mlf_states_dump(const struct mlf_state_table *t, FILE *out)
@@ -210,6 +224,11 @@ void mlf_states_attach(const char *target, const char *const *kind_names,
 		table.kind_names[i] = kind_names[i];
 	table.feedback = feedback;
 	table.feedback_size = feedback ? size : 0;
+	if (table.feedback_size) {
+		table.feedback_id = calloc(ST_NR_CELLS, sizeof(*table.feedback_id));
+		if (!table.feedback_id)
+			abort();
+	}
 	if (path && *path) {
 		table.count = calloc(ST_NR_CELLS, sizeof(*table.count));
 		if (!table.count)

@@ -56,11 +56,14 @@ struct mlf_state_table {
 	unsigned int *count;
 	/*
 	 * Where the engine wants to hear of a cell met (NULL: nowhere): a
-	 * byte per cell, hashed into @feedback_size (libFuzzer's extra
-	 * counters)
+	 * byte per cell (libFuzzer's extra counters), each cell its own
+	 * until @feedback_size cells were met
 	 */
 	unsigned char *feedback;
 	size_t feedback_size;
+	/* each cell's counter in @feedback, 1-based (0: not met yet) */
+	unsigned int *feedback_id;
+	unsigned int nr_feedback_ids;
 };
 
 /* The table the drivers note cells in; NULL (the default): none. */
