@@ -27,13 +27,13 @@
 #else
 static inline void mlf_rcu_unlinked(const struct hlist_nulls_node *n)
 {
-	if (unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED)))
+	if (unlikely(mlf_sched_running()))
 		mlf_rcu_model_unlinked(n);
 }
 
 static inline void mlf_rcu_linked(const struct hlist_nulls_node *n)
 {
-	if (unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED)))
+	if (unlikely(mlf_sched_running()))
 		mlf_rcu_model_linked(n);
 }
 #endif

@@ -89,11 +89,32 @@ extern int mlf_sched_on;
 void __mlf_sched_point(enum mlf_point kind, const volatile void *addr,
 		       const struct mlf_site *site);
 
+/*
+ * A scheduled run is in progress: asked at every scheduling point of the
+ * port, each READ_ONCE() and WRITE_ONCE() of it. Written in C, the test
+ * is a comparison inlined into the port, which the fuzz builds hand to
+ * the engine's comparison hook (-fsanitize-coverage=trace-cmp) at every
+ * access: a twentieth of memcg_lru's time, for the shim's bookkeeping,
+ * not the kernel's. On x86-64 the comparison is asm, out of the
+ * instrumentation's sight (a plain load: an aligned int is read whole).
+ */
+static inline __attribute__((always_inline)) bool mlf_sched_running(void)
+{
+#ifdef __x86_64__
+	asm goto("cmpl $0, %0\n\tjne %l[on]" : : "m"(mlf_sched_on) : "cc" : on);
+	return false;
+on:
+	return true;
+#else
+	return __atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED);
+#endif
+}
+
 static inline void mlf_sched_point(enum mlf_point kind,
 				   const volatile void *addr,
 				   const struct mlf_site *site)
 {
-	if (unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED)))
+	if (unlikely(mlf_sched_running()))
 		__mlf_sched_point(kind, addr, site);
 }
 
