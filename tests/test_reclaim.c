@@ -257,6 +257,37 @@ TEST(offline_drops_protection)
 	teardown();
 }
 
+/*
+ * protect.reset: an offline that left memory.low as it was (the reset
+ * dropped from the callback) is caught by the next op's checks, from the
+ * model, whatever the port reads back.
+ */
+TEST(protect_reset_catches_a_kept_low)
+{
+	struct mlf_reclaim_op o = { .kind = RECLAIM_OP_PROTECT, .min = 3,
+				    .low = 200 };
+	struct mlf_failure f;
+	struct mem_cgroup *memcg;
+
+	setup(16, 0);
+	reclaim_world_apply(&rw, &o);
+	memcg = rw.w.cs.slots[0].memcg;
+	EXPECT(check_protect_reset(&rw.rcs, &f));
+	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
+	EXPECT(check_protect_reset(&rw.rcs, &f));
+	EXPECT_CLEAN();
+	/* what an offline without page_counter_set_low(.., 0) leaves */
+	WRITE_ONCE(memcg->memory.low, 200);
+	EXPECT(!check_protect_reset(&rw.rcs, &f));
+	EXPECT_STREQ(f.check, "protect.reset");
+	EXPECT_EQ(f.memcg, 0);
+	op(RECLAIM_OP_AGE, 0, 0, 0, 0);
+	EXPECT_STREQ(testlib_caught.check, "protect.reset");
+	WRITE_ONCE(memcg->memory.low, 0);
+	testlib_caught.count = 0;
+	teardown();
+}
+
 int main(void)
 {
 	printf("test_reclaim: %s\n", MLF_ISO_NAME);

@@ -411,6 +411,33 @@ bool check_stats_reparent(const struct mlf_reclaim_check_state *rw,
 	return true;
 }
 
+bool check_protect_reset(const struct mlf_reclaim_check_state *rw,
+			 struct mlf_failure *f)
+{
+	int i;
+
+	for (i = 0; i < rw->w->pool_size && i < MLF_RECLAIM_MAX_POOL; i++) {
+		const struct mem_cgroup *memcg = rw->w->slots[i].memcg;
+		unsigned long min, low;
+
+		if (!memcg)
+			continue;
+		min = READ_ONCE(memcg->memory.min);
+		low = READ_ONCE(memcg->memory.low);
+		if (min == rw->model.min[i] && low == rw->model.low[i])
+			continue;
+		mlf_failure_at(f, "protect.reset", MLF_NONE, MLF_NONE, MLF_NONE,
+			       i);
+		mlf_failure_msg(f, "memory.min %lu and memory.low %lu, expected %lu and %lu (%s)",
+				min, low, rw->model.min[i], rw->model.low[i],
+				rw->w->slots[i].state == SLOT_ONLINE ?
+					"as the harness wrote them" :
+					"css_offline resets both");
+		return false;
+	}
+	return true;
+}
+
 /*
  * isolated.* and shadow.budget in one pass, with the model's isolated
  * folios counted once: true only if each of them would pass. Nothing is

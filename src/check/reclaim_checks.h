@@ -13,6 +13,14 @@
 
 #include "reclaim_state.h"
 
+/*
+ * protect.reset: each memcg's memory.min and memory.low are the model's:
+ * what the harness wrote, or 0 after css_offline, whose callback resets
+ * both (mem_cgroup_css_offline()).
+ */
+bool check_protect_reset(const struct mlf_reclaim_check_state *rw,
+			 struct mlf_failure *f);
+
 /* isolated.nonneg: node NR_ISOLATED_* and lruvec nr_isolated[] >= 0 */
 bool check_isolated_nonneg(const struct mlf_reclaim_check_state *rw,
 			   struct mlf_failure *f);

@@ -46,6 +46,12 @@ struct mlf_reclaim_folio_model {
 	long charged[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][ANON_AND_FILE];
 	/* each memcg's swappiness, as the harness set it */
 	int swappiness[MLF_RECLAIM_MAX_POOL];
+	/*
+	 * each memcg's memory.min and memory.low: what the harness wrote
+	 * while it was online, and 0 once css_offline ran (the callback
+	 * resets both)
+	 */
+	unsigned long min[MLF_RECLAIM_MAX_POOL], low[MLF_RECLAIM_MAX_POOL];
 	/* the op's reclaimer is kswapd (exempt from the throttle) */
 	bool kswapd;
 	/* the types the model allowed at the last throttle decision */

@@ -421,6 +421,7 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 		}
 	}
 	fail_if(check_stats_reparent(&rw->rcs, f), f);
+	fail_if(check_protect_reset(&rw->rcs, f), f);
 }
 
 bool reclaim_world_apply(struct mlf_reclaim_world *rw,
@@ -456,6 +457,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		s->memcg->parent = rw->rcs.root;
 		s->memcg->swappiness = 60;
 		rw->rcs.model.swappiness[op.memcg] = 60;
+		rw->rcs.model.min[op.memcg] = rw->rcs.model.low[op.memcg] = 0;
 		mlf_lrugen_map_add_memcg(&rw->w.cs.map, s->memcg, op.memcg,
 					 rw->w.cs.nr_nodes);
 		s->state = SLOT_ONLINE;
@@ -472,6 +474,8 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			rw->charge_ref[op.memcg] = true;
 		}
 		css_offline(s->memcg);
+		/* mem_cgroup_css_offline() resets memory.min and memory.low */
+		rw->rcs.model.min[op.memcg] = rw->rcs.model.low[op.memcg] = 0;
 		s->state = SLOT_OFFLINE;
 		put_ref(rw, op.memcg);	/* the base reference */
 		break;
@@ -516,6 +520,8 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			goto skip;
 		page_counter_set_min(&s->memcg->memory, op.min);
 		page_counter_set_low(&s->memcg->memory, op.low);
+		rw->rcs.model.min[op.memcg] = op.min;
+		rw->rcs.model.low[op.memcg] = op.low;
 		break;
 	case RECLAIM_OP_SWAPPINESS:
 		if (s->state == SLOT_EMPTY)
