@@ -288,6 +288,77 @@ TEST(protect_reset_catches_a_kept_low)
 	teardown();
 }
 
+/* usage.charged: a usage that lost an uncharge is caught, from the model */
+TEST(usage_charged_catches_a_lost_uncharge)
+{
+	struct mlf_failure f;
+	struct mem_cgroup *memcg;
+
+	setup(16, 0);
+	memcg = rw.w.cs.slots[0].memcg;
+	EXPECT_EQ(atomic_long_read(&memcg->usage), 16);
+	EXPECT(check_usage_charged(&rw.rcs, &f));
+	atomic_long_add(1, &memcg->usage);
+	EXPECT(!check_usage_charged(&rw.rcs, &f));
+	EXPECT_STREQ(f.check, "usage.charged");
+	EXPECT_EQ(f.memcg, 0);
+	atomic_long_add(-1, &memcg->usage);
+	EXPECT_CLEAN();
+	teardown();
+}
+
+/*
+ * protect.decision on made-up visits: below min, YOUNG is due whatever
+ * the segment; below low, TAIL unless in the tail segment; an
+ * unprotected memcg may be decided anything.
+ */
+TEST(protect_decision_follows_the_model)
+{
+	struct mlf_protect_visit v = { .slot = 0, .seg = 0, .charged = 5,
+				       .min = 5 };
+	struct mlf_failure f;
+
+	EXPECT(check_protect_decision(&v, MEMCG_LRU_YOUNG, &f));
+	EXPECT(!check_protect_decision(&v, 0, &f));
+	EXPECT_STREQ(f.check, "protect.decision");
+	EXPECT(!check_protect_decision(&v, MEMCG_LRU_TAIL, &f));
+	v.min = 4;
+	v.low = 6;
+	EXPECT(check_protect_decision(&v, MEMCG_LRU_TAIL, &f));
+	EXPECT(!check_protect_decision(&v, MEMCG_LRU_YOUNG, &f));
+	v.seg = MEMCG_LRU_TAIL;
+	EXPECT(check_protect_decision(&v, MEMCG_LRU_YOUNG, &f));
+	EXPECT(check_protect_decision(&v, 0, &f));
+	v.low = 4;
+	v.seg = 0;
+	EXPECT(check_protect_decision(&v, 0, &f));
+	v.slot = MLF_NONE;
+	v.min = 9;
+	EXPECT(check_protect_decision(&v, 0, &f));
+}
+
+/*
+ * A walk over a memcg below memory.min whose protection the port does not
+ * see (its memory.min lost behind the harness's back): YOUNG was due, the
+ * port decided otherwise, and the decision is caught as it is made, before
+ * the op's own checks (protect.reset) run. (protection above: a protected
+ * walk passes.)
+ */
+TEST(protect_decision_in_a_walk)
+{
+	struct mlf_reclaim_op o = { .kind = RECLAIM_OP_PROTECT, .min = 255 };
+
+	setup(16, 0);
+	reclaim_world_apply(&rw, &o);
+	EXPECT_CLEAN();
+	WRITE_ONCE(rw.w.cs.slots[0].memcg->memory.min, 0);
+	reclaim(0, 0, 0, false);
+	EXPECT_STREQ(testlib_caught.check, "protect.decision");
+	WRITE_ONCE(rw.w.cs.slots[0].memcg->memory.min, 255);
+	testlib_caught.count = 0;
+	teardown();
+}
+
 int main(void)
 {
 	printf("test_reclaim: %s\n", MLF_ISO_NAME);

@@ -438,6 +438,88 @@ bool check_protect_reset(const struct mlf_reclaim_check_state *rw,
 	return true;
 }
 
+/* The folios the model has charged to slot @i, on every node. */
+static long model_charged(const struct mlf_reclaim_check_state *rw, int i)
+{
+	long n = 0;
+	int nid, t;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		for (t = 0; t < ANON_AND_FILE; t++)
+			n += rw->model.charged[i][nid][t];
+	return n;
+}
+
+bool check_usage_charged(const struct mlf_reclaim_check_state *rw,
+			 struct mlf_failure *f)
+{
+	int i;
+
+	for (i = 0; i < rw->w->pool_size && i < MLF_RECLAIM_MAX_POOL; i++) {
+		const struct mem_cgroup *memcg = rw->w->slots[i].memcg;
+		long usage, want;
+
+		if (!memcg)
+			continue;
+		usage = atomic_long_read(&memcg->usage);
+		want = model_charged(rw, i);
+		if (usage == want)
+			continue;
+		mlf_failure_at(f, "usage.charged", MLF_NONE, MLF_NONE, MLF_NONE,
+			       i);
+		mlf_failure_msg(f, "usage %ld, but %ld folios are charged to it",
+				usage, want);
+		return false;
+	}
+	return true;
+}
+
+void protect_visit_begin(const struct mlf_reclaim_check_state *rw,
+			 const struct lruvec *lruvec,
+			 struct mlf_protect_visit *v)
+{
+	v->slot = lruvec_memcg((struct lruvec *)lruvec)->id;
+	v->nid = lruvec->pgdat->node_id;
+	v->seg = READ_ONCE(lruvec->lrugen.seg);
+	if (v->slot < 0 || v->slot >= rw->w->pool_size ||
+	    v->slot >= MLF_RECLAIM_MAX_POOL) {
+		v->slot = MLF_NONE;
+		return;
+	}
+	v->charged = model_charged(rw, v->slot);
+	v->min = rw->model.min[v->slot];
+	v->low = rw->model.low[v->slot];
+}
+
+bool check_protect_decision(const struct mlf_protect_visit *v, int op,
+			    struct mlf_failure *f)
+{
+	const char *why;
+	int want;
+
+	if (v->slot == MLF_NONE)
+		return true;
+	/* eviction.c's protection, on the model's numbers at the visit */
+	if (v->min >= v->charged) {
+		want = MEMCG_LRU_YOUNG;
+		why = "min";
+	} else if (v->low >= v->charged && v->seg != MEMCG_LRU_TAIL) {
+		want = MEMCG_LRU_TAIL;
+		why = "low";
+	} else {
+		return true;
+	}
+	if (op == want)
+		return true;
+	mlf_failure_at(f, "protect.decision", v->nid, MLF_NONE, MLF_NONE,
+		       v->slot);
+	mlf_failure_msg(f, "shrink_one() decided %s for a memcg below memory.%s (min %lu, low %lu, %lu folios charged, segment %d): %s was due",
+			op ? mlf_rotate_op_name(op) : "no rotation", why,
+			v->min, v->low, v->charged, v->seg,
+			mlf_rotate_op_name(want));
+	return false;
+}
+
 /*
  * isolated.* and shadow.budget in one pass, with the model's isolated
  * folios counted once: true only if each of them would pass. Nothing is

@@ -21,6 +21,36 @@
 bool check_protect_reset(const struct mlf_reclaim_check_state *rw,
 			 struct mlf_failure *f);
 
+/*
+ * usage.charged: each memcg's usage (the pages charged to it, which its
+ * protection is measured against) is the model's count of the folios
+ * charged to it and not yet freed or drained.
+ */
+bool check_usage_charged(const struct mlf_reclaim_check_state *rw,
+			 struct mlf_failure *f);
+
+/*
+ * protect.decision: what shrink_one() decided (@op) for the memcg a walk
+ * visited honours the protection the model computes at the visit, before
+ * shrink_one() ran (memory.min / memory.low as the model has them,
+ * against the folios the model has charged to the memcg): below min,
+ * YOUNG; else below low and not in the tail segment, TAIL. A memcg the
+ * model finds unprotected may be decided anything the eviction makes of
+ * it. protect_visit_begin() notes the visit: at the walk's VISIT event.
+ */
+struct mlf_protect_visit {
+	int slot;		/* MLF_NONE: not a pool memcg */
+	int nid;
+	int seg;		/* the memcg's segment at the visit */
+	unsigned long charged, min, low;
+};
+
+void protect_visit_begin(const struct mlf_reclaim_check_state *rw,
+			 const struct lruvec *lruvec,
+			 struct mlf_protect_visit *v);
+bool check_protect_decision(const struct mlf_protect_visit *v, int op,
+			    struct mlf_failure *f);
+
 /* isolated.nonneg: node NR_ISOLATED_* and lruvec nr_isolated[] >= 0 */
 bool check_isolated_nonneg(const struct mlf_reclaim_check_state *rw,
 			   struct mlf_failure *f);

@@ -188,13 +188,20 @@ static void note_cells(const struct op_cells *oc)
 		mlf_state_note(&oc->c[i]);
 }
 
-/* ---- the walk: failed trygets, for reclaim.progress ---- */
+/*
+ * ---- the walk: failed trygets, for reclaim.progress; shrink_one()'s
+ * decisions, for protect.decision ----
+ */
 
 static int walk_failed[MLF_RECLAIM_MAX_POOL * 4];
 static int walk_nr_failed;
+/* the memcg the walk visits, as shrink_one() finds it */
+static struct mlf_protect_visit visit;
 
 static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 {
+	if (event == MLF_WALK_VISIT && cur)
+		protect_visit_begin(&cur->rcs, obj, &visit);
 	if (event == MLF_WALK_TRYGET_FAILED &&
 	    walk_nr_failed < (int)ARRAY_SIZE(walk_failed))
 		walk_failed[walk_nr_failed++] = ((struct mem_cgroup *)obj)->id;
@@ -209,6 +216,15 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 				  RECLAIM_OP_RECLAIM, &c);
 		mlf_state_note(&c);
 	}
+}
+
+static void result_probe(void *lruvec, int op)
+{
+	struct mlf_failure *f = mlf_failure_scratch();
+
+	(void)lruvec;
+	if (cur)
+		fail_if(check_protect_decision(&visit, op, f), f);
 }
 
 void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
@@ -329,6 +345,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 
 	walk_nr_failed = 0;
 	mlf_walk_probe = walk_probe;
+	mlf_walk_result_probe = result_probe;
 	mlf_current_is_kswapd = op->kswapd;
 	rw->rcs.model.kswapd = op->kswapd;
 	mlf_current_is_dying = op->dying;
@@ -337,6 +354,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 	rw->rcs.model.kswapd = false;
 	mlf_current_is_dying = false;
 	mlf_walk_probe = NULL;
+	mlf_walk_result_probe = NULL;
 	rw->w.walks++;
 	/* balance_pgdat(), whose one pass this run stands for */
 	if (op->kswapd && !sc.nr_reclaimed)
@@ -422,6 +440,7 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	}
 	fail_if(check_stats_reparent(&rw->rcs, f), f);
 	fail_if(check_protect_reset(&rw->rcs, f), f);
+	fail_if(check_usage_charged(&rw->rcs, f), f);
 }
 
 bool reclaim_world_apply(struct mlf_reclaim_world *rw,
