@@ -443,14 +443,6 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	fail_if(check_usage_charged(&rw->rcs, f), f);
 }
 
-/* usage.charged of a memcg about to be released (drained, so 0) */
-static void check_release_uncharged(struct mlf_reclaim_world *rw)
-{
-	struct mlf_failure *f = mlf_failure_scratch();
-
-	fail_if(check_usage_charged(&rw->rcs, f), f);
-}
-
 bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			 const struct mlf_reclaim_op *op_in)
 {
@@ -510,8 +502,6 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		if (s->state != SLOT_DEAD)
 			goto skip;
 		drain_folios(rw, op.memcg);
-		/* nothing may stay charged to a memcg released: look now */
-		check_release_uncharged(rw);
 		mlf_lrugen_map_del_memcg(&rw->w.cs.map, s->memcg, op.memcg,
 					 rw->w.cs.nr_nodes);
 		css_release(s->memcg);
@@ -599,6 +589,7 @@ skip:
 
 void reclaim_world_destroy(struct mlf_reclaim_world *rw)
 {
+	struct mlf_failure *f;
 	int k, i;
 
 	mlf_current_op = MLF_NONE;
@@ -614,6 +605,12 @@ void reclaim_world_destroy(struct mlf_reclaim_world *rw)
 			put_ref(rw, i);
 		}
 	}
+	/*
+	 * The folios were truncated: nothing stays charged (the only
+	 * removal of charged folios is this drain, the end of an input)
+	 */
+	f = mlf_failure_scratch();
+	fail_if(check_usage_charged(&rw->rcs, f), f);
 	mlf_free_folio_hook = NULL;
 	mlf_evict_probe = NULL;
 	cur = NULL;
