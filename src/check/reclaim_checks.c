@@ -416,12 +416,10 @@ bool check_protect_reset(const struct mlf_reclaim_check_state *rw,
 {
 	int i;
 
-	for (i = 0; i < rw->w->pool_size && i < MLF_RECLAIM_MAX_POOL; i++) {
+	for_each_live_slot(rw->w, i) {
 		const struct mem_cgroup *memcg = rw->w->slots[i].memcg;
 		unsigned long min, low;
 
-		if (!memcg)
-			continue;
 		min = READ_ONCE(memcg->memory.min);
 		low = READ_ONCE(memcg->memory.low);
 		if (min == rw->model.min[i] && low == rw->model.low[i])
@@ -455,12 +453,10 @@ bool check_usage_charged(const struct mlf_reclaim_check_state *rw,
 {
 	int i;
 
-	for (i = 0; i < rw->w->pool_size && i < MLF_RECLAIM_MAX_POOL; i++) {
+	for_each_live_slot(rw->w, i) {
 		const struct mem_cgroup *memcg = rw->w->slots[i].memcg;
 		long usage, want;
 
-		if (!memcg)
-			continue;
 		usage = atomic_long_read(&memcg->usage);
 		want = model_charged(rw, i);
 		if (usage == want)

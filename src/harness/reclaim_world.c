@@ -85,6 +85,14 @@ static void model_uncharge(struct mlf_reclaim_world *rw, int i)
 	m->charged[m->memcg[i]][m->node[i]][m->type[i]]--;
 }
 
+/* memory.min and memory.low of @slot as the model has them (protect.*) */
+static void model_protect(struct mlf_reclaim_world *rw, int slot,
+			  unsigned long min, unsigned long low)
+{
+	rw->rcs.model.min[slot] = min;
+	rw->rcs.model.low[slot] = low;
+}
+
 static void free_hook(struct folio *folio)
 {
 	struct mlf_reclaim_world *rw = cur;
@@ -476,7 +484,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		s->memcg->parent = rw->rcs.root;
 		s->memcg->swappiness = 60;
 		rw->rcs.model.swappiness[op.memcg] = 60;
-		rw->rcs.model.min[op.memcg] = rw->rcs.model.low[op.memcg] = 0;
+		model_protect(rw, op.memcg, 0, 0);
 		mlf_lrugen_map_add_memcg(&rw->w.cs.map, s->memcg, op.memcg,
 					 rw->w.cs.nr_nodes);
 		s->state = SLOT_ONLINE;
@@ -494,7 +502,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		}
 		css_offline(s->memcg);
 		/* mem_cgroup_css_offline() resets memory.min and memory.low */
-		rw->rcs.model.min[op.memcg] = rw->rcs.model.low[op.memcg] = 0;
+		model_protect(rw, op.memcg, 0, 0);
 		s->state = SLOT_OFFLINE;
 		put_ref(rw, op.memcg);	/* the base reference */
 		break;
@@ -539,8 +547,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			goto skip;
 		page_counter_set_min(&s->memcg->memory, op.min);
 		page_counter_set_low(&s->memcg->memory, op.low);
-		rw->rcs.model.min[op.memcg] = op.min;
-		rw->rcs.model.low[op.memcg] = op.low;
+		model_protect(rw, op.memcg, op.min, op.low);
 		break;
 	case RECLAIM_OP_SWAPPINESS:
 		if (s->state == SLOT_EMPTY)

@@ -119,7 +119,7 @@ MLF_NO_TSAN static struct mem_cgroup *lin_memcg_of(void *arg, int i)
 	struct mem_cgroup *memcg = alloc_of(i);
 
 	(void)arg;
-	if (memcg && __atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED) &&
+	if (memcg && mlf_sched_running() &&
 	    mlf_rcu_model_freed(memcg))
 		return NULL;
 	return memcg;

@@ -34,7 +34,7 @@ static long grace_period_token;
 #define tsan_acquire_head(h) mlf_tsan_acquire(h)
 
 /* In a scheduled run the scheduler's model is RCU (rcu_model.h). */
-#define scheduled() unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED))
+#define scheduled() unlikely(mlf_sched_running())
 
 _Static_assert(sizeof(struct rcu_head) <=
 		       sizeof(((struct callback_head *)0)->urcu_storage),

@@ -29,7 +29,7 @@ void kfree_poisoned(void *ptr, size_t size)
 	if (!ptr)
 		return;
 	/* a scheduled run keeps it, poisoned, until the run ends */
-	if (unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED))) {
+	if (unlikely(mlf_sched_running())) {
 		mlf_rcu_model_free(ptr, size);
 		return;
 	}

@@ -18,7 +18,7 @@
 /* the lock's own bookkeeping: not scheduling points of the code under test */
 #define owner_of(lock) __atomic_load_n(&(lock)->owner, __ATOMIC_RELAXED)
 #define set_owner(lock, id) __atomic_store_n(&(lock)->owner, (id), __ATOMIC_RELAXED)
-#define scheduled() unlikely(__atomic_load_n(&mlf_sched_on, __ATOMIC_RELAXED))
+#define scheduled() unlikely(mlf_sched_running())
 
 
 static bool stats_on;
