@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mlf_explore: every schedule of a small scenario (scenarios.h) on the
+ * mlf_explore: the schedules of a small scenario (scenarios.h) on the
  * scheduled engine, depth-first up to a preemption bound (kernel/explore.h),
  * with every check of the engine on each. Prints the schedules explored,
- * the choice points, the distinct states, the runs cut by state hashing,
+ * the choice points, the distinct states, the runs cut, the final states,
  * the failures and the time. A failure prints its report, the schedule's
  * last steps and the schedule as a string that --replay runs again.
  *
- *   mlf_explore_<variant> [--scenario NAME] [--bound N] [--no-hash]
+ *   mlf_explore_<variant> [--scenario NAME] [--bound N]
+ *                         [--complete | --heuristic]
  *                         [--replay SCHEDULE] [--expect CHECK[|CHECK]]
- *                         [--list]
+ *                         [--keep-going] [--list]
  *
- * With no --scenario, every scenario in turn, to the first failure.
+ * Modes: the reduction (default; sound, docs/explore.md), --complete (every
+ * schedule within the bound) and --heuristic (state hashing, which may
+ * miss schedules). --keep-going goes on past failures and prints the
+ * checks that failed, for comparing the modes. With no --scenario, every
+ * scenario in turn, to the first failure.
  *
  * A schedule string lists the choices that are not the default, each as
  * "choice-point:option" (the option's index at that point; 0, the default,
@@ -20,9 +25,12 @@
  * failed), 1 on a failure, 2 on a bad argument.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,13 +46,41 @@ static struct mlf_explore_run *run;
 static const struct explore_scenario *scenario;
 static const char *expect;
 static unsigned long schedules;
+static bool keep_going;
 
+/*
+ * --keep-going: the checks that failed (the first failure of each run),
+ * and in how many runs. Each run is a forked child, which ends at its
+ * failure (what follows a failure is its consequence, and may crash);
+ * the exploration's records (the run's choices, the states met, the
+ * counts) are in memory the child shares, and so is the run's outcome.
+ */
+#define MAX_FAILED 32
+static struct {
+	const char *check;
+	unsigned long runs;
+} failed[MAX_FAILED];
+static int nr_failed, total_failed;
+static struct outcome {
+	const char *check;	/* the failure's (a name in this binary) */
+	u64 final_state;	/* else the state at quiescence */
+	struct sched_stats engine;
+	struct mlf_explore_stats stats;
+} *outcome;
+
+/* The final states met, as a set of the engine's hashes at quiescence. */
+static struct {
+	u64 *keys;
+	size_t cap, nr;
+	u64 digest;
+} finals;
 static void usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "mlf_explore: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " ([--scenario NAME] [--bound N] [--no-hash] "
-			"[--replay SCHEDULE] [--expect CHECK[|CHECK]] | --list)\n");
+	fprintf(stderr, " ([--scenario NAME] [--bound N] [--complete | "
+			"--heuristic] [--replay SCHEDULE] "
+			"[--expect CHECK[|CHECK]] [--keep-going] | --list)\n");
 	exit(2);
 }
 
@@ -140,10 +176,31 @@ static bool is_expected(const char *check)
 	return false;
 }
 
+static void note_failed(const char *check)
+{
+	int i;
+
+	for (i = 0; i < nr_failed; i++)
+		if (!strcmp(failed[i].check, check))
+			break;
+	if (i == nr_failed) {
+		if (nr_failed == MAX_FAILED)
+			return;
+		failed[nr_failed++].check = check;
+	}
+	failed[i].runs++;
+}
+
 /* A check failed in the run: report it with the schedule that replays it. */
 static void on_failure(const struct mlf_failure *f)
 {
 	bool expected = expect && is_expected(f->check);
+
+	if (keep_going) {
+		/* in the run's child */
+		outcome->check = f->check;
+		_exit(1);
+	}
 
 	mlf_print_failure(f);
 	print_scenario(stderr);
@@ -161,6 +218,89 @@ static void on_failure(const struct mlf_failure *f)
 	_exit(expected ? 0 : 1);
 }
 
+static void note_final(u64 key)
+{
+	size_t h;
+
+	if (!key)
+		key = 1;
+	if (2 * (finals.nr + 1) > finals.cap) {
+		u64 *old = finals.keys;
+		size_t old_cap = finals.cap, i;
+
+		finals.cap = old_cap ? 2 * old_cap : 1024;
+		finals.keys = calloc(finals.cap, sizeof(*finals.keys));
+		if (!finals.keys)
+			abort();
+		for (i = 0; i < old_cap; i++) {
+			if (!old[i])
+				continue;
+			for (h = old[i] & (finals.cap - 1); finals.keys[h];
+			     h = (h + 1) & (finals.cap - 1))
+				;
+			finals.keys[h] = old[i];
+		}
+		free(old);
+	}
+	for (h = key & (finals.cap - 1); finals.keys[h];
+	     h = (h + 1) & (finals.cap - 1))
+		if (finals.keys[h] == key)
+			return;
+	finals.keys[h] = key;
+	finals.nr++;
+	finals.digest += key * 0x9e3779b97f4a7c15ULL;
+}
+
+static void *shared_zalloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mlf_explore: mmap");
+		exit(2);
+	}
+	return p;
+}
+
+/* --keep-going: one run in a child; its outcome in *outcome. */
+static void run_forked(struct mlf_explore_visited *visited)
+{
+	int status;
+	pid_t pid;
+
+	mlf_explore_visited_reserve(visited, MLF_EXPLORE_MAX_CHOICES + 1);
+	outcome->check = NULL;
+	outcome->final_state = 0;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		perror("mlf_explore: fork");
+		exit(2);
+	}
+	if (!pid) {
+		/* a loop with no scheduling point in it never ends otherwise */
+		alarm(2);
+		mlf_explore_use(visited, &outcome->stats);
+		sched_engine_explore(&input, run, &outcome->engine);
+		outcome->final_state = outcome->engine.final_state;
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0) {
+		perror("mlf_explore: waitpid");
+		exit(2);
+	}
+	if (outcome->check)
+		note_failed(outcome->check);
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		/* not by a check: a crash is a failure of its own */
+		note_failed(WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
+						  "exit");
+	else
+		note_final(outcome->final_state);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -169,55 +309,80 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Every schedule of @sc within @bound (or the one of @replay). */
-static void explore(const struct explore_scenario *sc, int bound, bool hash,
-		   const char *replay)
+/* The schedules of @sc within @bound in @mode (or the one of @replay). */
+static void explore(const struct explore_scenario *sc, int bound,
+		    enum mlf_explore_mode mode, const char *replay)
 {
 	struct mlf_explore_visited *visited = NULL;
 	struct mlf_explore_stats stats = { 0 };
 	struct sched_stats engine = { 0 };
 	double start, secs;
+	int i;
 
 	scenario = sc;
 	sc->fill(&input);
 	schedules = 0;
+	nr_failed = 0;
+	free(finals.keys);
+	memset(&finals, 0, sizeof(finals));
 	memset(run, 0, sizeof(*run));
 	mlf_explore_begin(run, bound);
-	run->count_only = !hash;
+	run->mode = mode;
 	if (replay && !parse_schedule(replay, run))
 		usage_error("--replay %s: not a schedule (\"-\" or "
 			    "\"point:option,...\" with rising points)", replay);
-	if (!replay)
+	if (keep_going) {
+		visited = mlf_explore_visited_new_shared();
+		memset(outcome, 0, sizeof(*outcome));
+	} else if (!replay) {
 		visited = mlf_explore_visited_new();
+	}
 	mlf_explore_use(visited, &stats);
 	start = now();
 	do {
-		sched_engine_explore(&input, run, !replay, &engine);
+		if (keep_going) {
+			run_forked(visited);
+		} else {
+			sched_engine_explore(&input, run, &engine);
+			note_final(engine.final_state);
+		}
 		schedules++;
 		if (run->truncated)
 			stats.truncated++;
 	} while (!replay && mlf_explore_next(run));
 	secs = now() - start;
+	if (keep_going) {
+		unsigned long truncated = stats.truncated;
+
+		stats = outcome->stats;
+		stats.truncated = truncated;
+		engine = outcome->engine;
+	}
 	mlf_explore_use(NULL, NULL);
 	mlf_explore_visited_free(visited);
-	printf("mlf explore: build=%s scenario=%s bound=%d hash=%s%s\n",
-	       MLF_EXPLORE_BUILD, sc->name, bound, hash ? "on" : "off",
+	printf("mlf explore: build=%s scenario=%s bound=%d mode=%s%s\n",
+	       MLF_EXPLORE_BUILD, sc->name, bound, mlf_explore_mode_name(mode),
 	       replay ? " replay" : "");
 	printf("  schedules %lu  choice points %lu  distinct states %lu  "
 	       "pruned %lu  truncated %lu\n",
 	       schedules, stats.choice_points, stats.states, stats.pruned,
 	       stats.truncated);
-	printf("  failures 0  time %.2f s  schedules/s %.0f  "
-	       "steps/schedule %.0f  walks %lu\n",
-	       secs, secs > 0 ? schedules / secs : 0.0,
+	printf("  final states %zu (digest %016llx)  failures %d  time %.2f s  "
+	       "schedules/s %.0f  steps/schedule %.0f  walks %lu\n",
+	       finals.nr, (unsigned long long)finals.digest, nr_failed, secs,
+	       secs > 0 ? schedules / secs : 0.0,
 	       (double)engine.steps_total / schedules, engine.walks);
+	for (i = 0; i < nr_failed; i++)
+		printf("  failed %s in %lu schedules\n", failed[i].check,
+		       failed[i].runs);
+	total_failed += nr_failed;
 	fflush(stdout);
 }
 
 int main(int argc, char **argv)
 {
+	enum mlf_explore_mode mode = MLF_EXPLORE_REDUCED;
 	const char *replay = NULL;
-	bool hash = true;
 	long bound = 2;
 	int i;
 
@@ -232,8 +397,15 @@ int main(int argc, char **argv)
 				printf("%-12s %s\n", explore_scenarios[k].name,
 				       explore_scenarios[k].what);
 			return 0;
+		} else if (!strcmp(a, "--complete")) {
+			mode = MLF_EXPLORE_COMPLETE;
 		} else if (!strcmp(a, "--no-hash")) {
-			hash = false;
+			fprintf(stderr, "mlf_explore: --no-hash is now --complete\n");
+			mode = MLF_EXPLORE_COMPLETE;
+		} else if (!strcmp(a, "--heuristic")) {
+			mode = MLF_EXPLORE_HEURISTIC;
+		} else if (!strcmp(a, "--keep-going")) {
+			keep_going = true;
 		} else if (!strcmp(a, "--scenario") || !strcmp(a, "--bound") ||
 			   !strcmp(a, "--replay") || !strcmp(a, "--expect")) {
 			if (!v)
@@ -260,16 +432,25 @@ int main(int argc, char **argv)
 	}
 	if (replay && !scenario)
 		usage_error("%s", "--replay needs a --scenario");
-	run = calloc(1, sizeof(*run));
-	if (!run)
-		abort();
+	if (keep_going) {
+		run = shared_zalloc(sizeof(*run));
+		outcome = shared_zalloc(sizeof(*outcome));
+	} else {
+		run = calloc(1, sizeof(*run));
+		if (!run)
+			abort();
+	}
 	mlf_set_fail_handler(on_failure);
+	if (keep_going && (expect || replay))
+		usage_error("%s", "--keep-going goes with neither --expect nor --replay");
 	if (scenario)
-		explore(scenario, (int)bound, hash, replay);
+		explore(scenario, (int)bound, mode, replay);
 	else
 		for (i = 0; i < explore_nr_scenarios; i++)
-			explore(&explore_scenarios[i], (int)bound, hash, NULL);
-	/* a failure ends the process in on_failure() */
+			explore(&explore_scenarios[i], (int)bound, mode, NULL);
+	/* a failure ends the process in on_failure(), unless --keep-going */
+	if (keep_going)
+		return total_failed ? 1 : 0;
 	if (expect) {
 		printf("mlf explore: %s never failed (expected)\n", expect);
 		return 1;

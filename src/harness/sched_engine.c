@@ -78,8 +78,17 @@ static int state_of(struct slot *s)
 	return __atomic_load_n(&s->state, __ATOMIC_RELAXED);
 }
 
+/*
+ * The harness's writes of its own state, from a task: a slot's state is
+ * read by other tasks' harness steps (each after a harness point, which
+ * depends on every step) and by the probes, which look on; its memcg by
+ * the checks at any step. So for the exploration's reduction a step that
+ * sets a state is a write the looks depend on, one that sets the memcg
+ * depends on every step (schedule.h).
+ */
 static void set_state(struct slot *s, int state)
 {
+	mlf_sched_note_write();
 	__atomic_store_n(&s->state, state, __ATOMIC_RELAXED);
 }
 
@@ -101,6 +110,7 @@ static struct mem_cgroup *handed_over(int i)
 
 static void set_alloc(int i, struct mem_cgroup *memcg)
 {
+	mlf_sched_observe();
 	__atomic_store_n(&E.slots[i].alloc, memcg, __ATOMIC_RELEASE);
 	mlf_lin_memcgs_changed(&E.lin);
 }
@@ -245,6 +255,8 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	struct mlf_failure *f = mlf_failure_scratch();
 	bool aborted, ok;
 
+	/* the walk checks start from the node as the harness sees it */
+	mlf_sched_look();
 	mlf_walk_check_begin(&ts->walk, nid, mlf_sched_task_index());
 	mlf_walk_stale_begin(&ts->stale, nid, node_seq(nid));
 	ts->sc = &sc;
@@ -411,6 +423,7 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 	(void)arg;
 	if (kind == MLF_PT_WRITE || kind == MLF_PT_PUBLISH) {
 		/* who touched which lrugen when: the walk checks need it */
+		mlf_sched_note_write();
 		mlf_lin_touch(&E.lin, (const void *)addr, mlf_sched_step(),
 			      mlf_sched_task_index());
 		return;
@@ -421,6 +434,7 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 	if (nid < 0)
 		return;
 	/* the end of a critical section of node nid: one operation */
+	mlf_sched_look();
 	f = mlf_failure_scratch();
 	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(), mlf_sched_task_index(),
 			  f))
@@ -501,7 +515,10 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 MLF_NO_TSAN static void result_probe(void *lruvec, int op)
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
-	int slot = slot_of_memcg(memcg);
+	int slot;
+
+	mlf_sched_look();
+	slot = slot_of_memcg(memcg);
 
 	if (op == MEMCG_LRU_YOUNG && slot >= 0 &&
 	    state_of(&E.slots[slot]) == SS_OFFLINING &&
@@ -523,7 +540,13 @@ MLF_NO_TSAN static void walk_probe(enum mlf_walk_event event, void *obj,
 	mlf_sched_look_on_end();
 }
 
-/* The port's state, by slot ids: what the exploration calls a state. */
+/*
+ * The port's state, by slot ids, and what each task carries: the state
+ * the heuristic mode of the exploration hashes (not all of it: the
+ * lrugens' fields, the cached tails, the RCU model's unlinked nodes and
+ * the checks' histories are left out), and at quiescence the final state
+ * the modes are compared by.
+ */
 MLF_NO_TSAN static u64 state_hash(void *arg)
 {
 	u64 h = 0x84222325cbf29ce4ULL;
@@ -765,6 +788,7 @@ static void run(const struct sched_input *in, struct mlf_sched_config *cfg,
 	stats->runs++;
 	stats->steps_total += stats->sched.steps;
 	quiescence();
+	stats->final_state = state_hash(NULL);
 	teardown();
 }
 
@@ -780,7 +804,7 @@ void sched_engine_run(const struct sched_input *in, struct sched_stats *stats)
 }
 
 void sched_engine_explore(const struct sched_input *in,
-			  struct mlf_explore_run *explore, bool hash,
+			  struct mlf_explore_run *explore,
 			  struct sched_stats *stats)
 {
 	struct mlf_sched_config cfg = {
@@ -788,7 +812,7 @@ void sched_engine_explore(const struct sched_input *in,
 		.explore = explore,
 	};
 
-	explore->state_hash = hash ? state_hash : NULL;
+	explore->state_hash = state_hash;
 	explore->hash_arg = NULL;
 	run(in, &cfg, stats);
 }

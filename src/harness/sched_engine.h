@@ -93,6 +93,7 @@ struct sched_stats {
 	unsigned long young_in_offline_window;
 	struct mlf_sched_stats sched;	/* of the last run */
 	unsigned long steps_total;	/* over all runs */
+	u64 final_state;		/* the last run's, at quiescence */
 };
 
 /*
@@ -103,11 +104,11 @@ struct sched_stats {
 void sched_engine_run(const struct sched_input *in, struct sched_stats *stats);
 
 /*
- * The same run with MLF_SCHED_EXPLORE choices from @explore (its prefix
- * and bound), for tools/mlf explore; state hashing on when @hash.
+ * The same run with MLF_SCHED_EXPLORE choices from @explore (its prefix,
+ * bound and mode), for tools/mlf explore.
  */
 void sched_engine_explore(const struct sched_input *in,
-			  struct mlf_explore_run *explore, bool hash,
+			  struct mlf_explore_run *explore,
 			  struct sched_stats *stats);
 
 const char *sched_op_name(int kind);

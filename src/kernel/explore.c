@@ -7,37 +7,75 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sanitizer.h"
 
-/* Open addressing: state hash -> fewest preemptions it was met with. */
+/* Open addressing: state key -> fewest preemptions it was met with. */
 struct mlf_explore_visited {
-	u64 *keys;		/* 0: free (a hash of 0 is stored as 1) */
+	u64 (*keys)[2];		/* {0, 0}: free (stored as {1, 0}) */
 	u8 *spent;
 	size_t cap, nr;
+	bool shared;		/* in memory a forked run writes too */
 };
+
+/* Zeroed memory: the heap's, or pages a forked child shares. */
+static void *zalloc(size_t size, bool shared)
+{
+	void *p;
+
+	if (!shared) {
+		p = calloc(1, size);
+	} else {
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			p = NULL;
+	}
+	if (!p)
+		abort();
+	return p;
+}
+
+static void zfree(void *p, size_t size, bool shared)
+{
+	if (!shared)
+		free(p);
+	else if (p)
+		munmap(p, size);
+}
+
+static struct mlf_explore_visited *visited_new(bool shared)
+{
+	struct mlf_explore_visited *v = zalloc(sizeof(*v), shared);
+
+	v->shared = shared;
+	v->cap = 1 << 16;
+	v->keys = zalloc(v->cap * sizeof(*v->keys), shared);
+	v->spent = zalloc(v->cap * sizeof(*v->spent), shared);
+	return v;
+}
 
 struct mlf_explore_visited *mlf_explore_visited_new(void)
 {
-	struct mlf_explore_visited *v = calloc(1, sizeof(*v));
+	return visited_new(false);
+}
 
-	if (!v)
-		abort();
-	v->cap = 1 << 16;
-	v->keys = calloc(v->cap, sizeof(*v->keys));
-	v->spent = calloc(v->cap, sizeof(*v->spent));
-	if (!v->keys || !v->spent)
-		abort();
-	return v;
+struct mlf_explore_visited *mlf_explore_visited_new_shared(void)
+{
+	return visited_new(true);
 }
 
 void mlf_explore_visited_free(struct mlf_explore_visited *v)
 {
+	bool shared;
+
 	if (!v)
 		return;
-	free(v->keys);
-	free(v->spent);
-	free(v);
+	shared = v->shared;
+	zfree(v->keys, v->cap * sizeof(*v->keys), shared);
+	zfree(v->spent, v->cap * sizeof(*v->spent), shared);
+	zfree(v, sizeof(*v), shared);
 }
 
 static void visited_grow(struct mlf_explore_visited *v)
@@ -46,50 +84,59 @@ static void visited_grow(struct mlf_explore_visited *v)
 	size_t i;
 
 	bigger.cap = v->cap * 2;
-	bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
-	bigger.spent = calloc(bigger.cap, sizeof(*bigger.spent));
-	if (!bigger.keys || !bigger.spent)
-		abort();
+	bigger.keys = zalloc(bigger.cap * sizeof(*bigger.keys), v->shared);
+	bigger.spent = zalloc(bigger.cap * sizeof(*bigger.spent), v->shared);
 	for (i = 0; i < v->cap; i++) {
 		size_t h;
 
-		if (!v->keys[i])
+		if (!v->keys[i][0] && !v->keys[i][1])
 			continue;
-		for (h = v->keys[i] & (bigger.cap - 1); bigger.keys[h];
+		for (h = v->keys[i][0] & (bigger.cap - 1);
+		     bigger.keys[h][0] || bigger.keys[h][1];
 		     h = (h + 1) & (bigger.cap - 1))
 			;
-		bigger.keys[h] = v->keys[i];
+		bigger.keys[h][0] = v->keys[i][0];
+		bigger.keys[h][1] = v->keys[i][1];
 		bigger.spent[h] = v->spent[i];
 	}
-	free(v->keys);
-	free(v->spent);
+	zfree(v->keys, v->cap * sizeof(*v->keys), v->shared);
+	zfree(v->spent, v->cap * sizeof(*v->spent), v->shared);
 	v->keys = bigger.keys;
 	v->spent = bigger.spent;
 	v->cap = bigger.cap;
+}
+
+void mlf_explore_visited_reserve(struct mlf_explore_visited *v, size_t nr)
+{
+	while (2 * (v->nr + nr) > v->cap)
+		visited_grow(v);
 }
 
 /*
  * Met @key with @spent preemptions: true if it was met before with no
  * more (the rest is explored from there); records it otherwise.
  */
-static bool visited_seen(struct mlf_explore_visited *v, u64 key, int spent,
-			 struct mlf_explore_stats *stats)
+static bool visited_seen(struct mlf_explore_visited *v, const u64 key_in[2],
+			 int spent, struct mlf_explore_stats *stats)
 {
+	u64 key[2] = { key_in[0], key_in[1] };
 	size_t h;
 
-	if (!key)
-		key = 1;
+	if (!key[0] && !key[1])
+		key[0] = 1;
 	if (2 * (v->nr + 1) > v->cap)
 		visited_grow(v);
-	for (h = key & (v->cap - 1); v->keys[h]; h = (h + 1) & (v->cap - 1)) {
-		if (v->keys[h] != key)
+	for (h = key[0] & (v->cap - 1); v->keys[h][0] || v->keys[h][1];
+	     h = (h + 1) & (v->cap - 1)) {
+		if (v->keys[h][0] != key[0] || v->keys[h][1] != key[1])
 			continue;
 		if (v->spent[h] <= spent)
 			return true;
 		v->spent[h] = (u8)spent;
 		return false;
 	}
-	v->keys[h] = key;
+	v->keys[h][0] = key[0];
+	v->keys[h][1] = key[1];
 	v->spent[h] = (u8)spent;
 	v->nr++;
 	stats->states++;
@@ -110,7 +157,7 @@ MLF_NO_TSAN int mlf_explore_choose(struct mlf_explore_run *run,
 				   struct mlf_explore_stats *stats,
 				   const s8 *options, int nr_options,
 				   bool preemptive, int preemptions,
-				   u64 sched_hash)
+				   const u64 key[2])
 {
 	int i = run->nr_log;
 	struct mlf_choice *c;
@@ -131,19 +178,26 @@ MLF_NO_TSAN int mlf_explore_choose(struct mlf_explore_run *run,
 		c->chosen = run->prefix[i] < nr_options ? run->prefix[i] : 0;
 		return c->chosen;
 	}
-	if (run->pruned_from < 0 && visited && stats) {
-		u64 key = sched_hash;
-
-		if (run->state_hash)
-			key ^= run->state_hash(run->hash_arg) *
-			       0x9e3779b97f4a7c15ULL;
-		if (visited_seen(visited, key, preemptions, stats) &&
-		    !run->count_only) {
-			run->pruned_from = i;
-			stats->pruned++;
-		}
+	if (run->pruned_from < 0 && visited && stats &&
+	    visited_seen(visited, key, preemptions, stats) &&
+	    run->mode != MLF_EXPLORE_COMPLETE) {
+		run->pruned_from = i;
+		stats->pruned++;
 	}
 	return 0;
+}
+
+const char *mlf_explore_mode_name(enum mlf_explore_mode mode)
+{
+	switch (mode) {
+	case MLF_EXPLORE_REDUCED:
+		return "reduced";
+	case MLF_EXPLORE_COMPLETE:
+		return "complete";
+	case MLF_EXPLORE_HEURISTIC:
+		return "heuristic";
+	}
+	return "?";
 }
 
 bool mlf_explore_next(struct mlf_explore_run *run)

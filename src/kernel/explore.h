@@ -10,11 +10,24 @@
  * One run replays a prefix of choices, then takes the default (the current
  * task goes on, or the lowest runnable one), logging every choice point
  * with its options. mlf_explore_next() then backtracks to the deepest
- * choice point with an option left within the bound. State hashing cuts
- * the enumeration: at a choice point past the prefix whose state (a hash
- * the harness computes: the shared structures and where each task is) was
- * met before with no more preemptions spent, the rest of the run is taken
- * as explored, since what can follow was explored from there already.
+ * choice point with an option left within the bound. Three modes:
+ *
+ *   MLF_EXPLORE_REDUCED    (the default) a run is cut at a choice point
+ *                          whose trace (sched_hb.h: the steps so far with
+ *                          their happens-before clocks) and running task
+ *                          were met before with no more preemptions spent:
+ *                          the same trace is the same state, so what can
+ *                          follow was explored from there already. Sound
+ *                          under the premises docs/explore.md states: it
+ *                          reaches every state, final state and failure
+ *                          the complete enumeration reaches.
+ *   MLF_EXPLORE_COMPLETE   nothing is cut: every schedule within the bound;
+ *                          distinct traces are counted, for comparison.
+ *   MLF_EXPLORE_HEURISTIC  a run is cut at a state whose hash (the
+ *                          harness's: the shared structures and where each
+ *                          task is, not all of it) was met before: a
+ *                          heuristic, which can cut states whose futures
+ *                          differ and so miss schedules that fail.
  */
 #ifndef _MLF_KERNEL_EXPLORE_H
 #define _MLF_KERNEL_EXPLORE_H
@@ -31,16 +44,21 @@ struct mlf_choice {
 	bool preemptive;	/* options other than the first preempt */
 };
 
+enum mlf_explore_mode {
+	MLF_EXPLORE_REDUCED,
+	MLF_EXPLORE_COMPLETE,
+	MLF_EXPLORE_HEURISTIC,
+};
+
 struct mlf_explore_run {
 	/* in: the choices to replay (indexes into options[]), the bound */
 	u8 prefix[MLF_EXPLORE_MAX_CHOICES];
 	int nr_prefix;
 	int max_preemptions;
-	/* the harness's state hash at a choice point (NULL: no hashing) */
+	enum mlf_explore_mode mode;
+	/* MLF_EXPLORE_HEURISTIC: the harness's state hash at a choice point */
 	u64 (*state_hash)(void *arg);
 	void *hash_arg;
-	/* count the distinct states, cut nothing: the full enumeration */
-	bool count_only;
 	/* out: every choice point of the run */
 	struct mlf_choice log[MLF_EXPLORE_MAX_CHOICES];
 	int nr_log;
@@ -51,7 +69,7 @@ struct mlf_explore_run {
 struct mlf_explore_stats {
 	unsigned long schedules;	/* runs */
 	unsigned long choice_points;	/* over all runs */
-	unsigned long states;		/* distinct state hashes met */
+	unsigned long states;		/* distinct states (traces, or hashes) */
 	unsigned long pruned;		/* runs cut by a state seen before */
 	unsigned long truncated;	/* runs longer than the log */
 };
@@ -59,6 +77,12 @@ struct mlf_explore_stats {
 /* The set of states met so far, for the cuts and the count. */
 struct mlf_explore_visited;
 struct mlf_explore_visited *mlf_explore_visited_new(void);
+/*
+ * ... in memory shared with forked children, which a run in a child then
+ * writes: room for @nr more states must be made (by the parent) before.
+ */
+struct mlf_explore_visited *mlf_explore_visited_new_shared(void);
+void mlf_explore_visited_reserve(struct mlf_explore_visited *v, size_t nr);
 void mlf_explore_visited_free(struct mlf_explore_visited *v);
 
 /* Before a run: nothing to replay. */
@@ -69,12 +93,17 @@ void mlf_explore_begin(struct mlf_explore_run *run, int max_preemptions);
  */
 bool mlf_explore_next(struct mlf_explore_run *run);
 
-/* For schedule.c: the choice at a choice point with these options. */
+/*
+ * For schedule.c: the choice at a choice point with these options, in the
+ * state @key (the trace and running task, or the heuristic's hash).
+ */
 int mlf_explore_choose(struct mlf_explore_run *run,
 		       struct mlf_explore_visited *visited,
 		       struct mlf_explore_stats *stats, const s8 *options,
 		       int nr_options, bool preemptive, int preemptions,
-		       u64 sched_hash);
+		       const u64 key[2]);
+
+const char *mlf_explore_mode_name(enum mlf_explore_mode mode);
 
 /* The visited set schedule.c uses for MLF_SCHED_EXPLORE runs. */
 void mlf_explore_use(struct mlf_explore_visited *visited,

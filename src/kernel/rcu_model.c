@@ -221,6 +221,7 @@ MLF_NO_TSAN static struct grace_period *gp_start(void)
 	gp = calloc(1, sizeof(*gp));
 	if (!gp)
 		abort();
+	mlf_sched_rcu_step(true);
 	R.gps[R.nr_gps++] = gp;
 	R.nr_pending++;
 	gp->start = mlf_sched_step();
@@ -258,6 +259,9 @@ MLF_NO_TSAN void mlf_rcu_model_read_unlock(void)
 
 	if (--t->rcu_read_depth)
 		return;
+	/* a grace period under way may wait for this exit */
+	if (R.nr_pending)
+		mlf_sched_rcu_step(true);
 	t->rcu_exits++;
 	mlf_tsan_release(&t->rcu_token);
 	for (g = 0; g < R.nr_gps && R.nr_pending; g++) {
@@ -385,6 +389,8 @@ MLF_NO_TSAN void mlf_rcu_model_unlinked(const void *node)
 {
 	int i = unl_find(node);
 
+	/* its order against grace periods is what rcu.no_grace judges */
+	mlf_sched_rcu_step(false);
 	if (i < 0) {
 		R.unl = grow(R.unl, &R.cap_unl, R.nr_unl + 1, sizeof(*R.unl));
 		i = R.nr_unl++;
@@ -399,6 +405,7 @@ MLF_NO_TSAN void mlf_rcu_model_linked(const void *node)
 {
 	int i = unl_find(node);
 
+	mlf_sched_rcu_step(false);
 	if (i >= 0)
 		R.unl[i] = R.unl[--R.nr_unl];
 }

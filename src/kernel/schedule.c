@@ -23,6 +23,7 @@
 #include "report.h"
 #include "rcu_model.h"
 #include "sanitizer.h"
+#include "sched_hb.h"
 
 #define STACK_SIZE (1UL << 20)
 #define DEFAULT_MAX_STEPS 2000000UL
@@ -130,6 +131,13 @@ static struct {
 	bool pct_stale;
 	/* MLF_SCHED_EXPLORE */
 	int preemptions;
+	/*
+	 * The run's happens-before (sched_hb.h), kept while exploring; with
+	 * the reduction, mlf_sched_step() is its logical time.
+	 */
+	bool hb, hb_clock;
+	/* the harness's point hook is running: it looks on, at a point */
+	bool in_on_point;
 	struct mlf_explore_visited *visited;
 	struct mlf_explore_stats *explore_stats;
 	struct mlf_sched_stats stats;
@@ -202,7 +210,114 @@ MLF_NO_TSAN int mlf_sched_task_index(void)
 
 MLF_NO_TSAN unsigned long mlf_sched_step(void)
 {
+	if (S.hb_clock && S.cur)
+		return mlf_hb_clock(slot_of(S.cur));
 	return S.step;
+}
+
+MLF_NO_TSAN static void hb_mark(unsigned int marks)
+{
+	if (S.hb && S.cur)
+		mlf_hb_step_mark(slot_of(S.cur), marks);
+}
+
+MLF_NO_TSAN void mlf_sched_observe(void)
+{
+	hb_mark(MLF_HB_ALL);
+}
+
+MLF_NO_TSAN void mlf_sched_look(void)
+{
+	hb_mark(MLF_HB_LOOK);
+}
+
+MLF_NO_TSAN void mlf_sched_note_write(void)
+{
+	hb_mark(MLF_HB_PORT_WRITE);
+}
+
+MLF_NO_TSAN void mlf_sched_rcu_step(bool write)
+{
+	hb_mark(write ? MLF_HB_RCU_WRITE : MLF_HB_RCU_READ);
+}
+
+/*
+ * A step of the current task starts, standing for @access of @addr and
+ * @marks: a task that holds a lock may write more than its access says.
+ */
+MLF_NO_TSAN static void hb_step(enum mlf_hb_access access,
+				const volatile void *addr, unsigned int marks)
+{
+	if (S.cur->task.locks_held)
+		marks |= MLF_HB_PORT_WRITE;
+	mlf_hb_step_begin(slot_of(S.cur), access, addr, marks);
+}
+
+/* What the step a task goes on with at a point stands for (sched_hb.h). */
+MLF_NO_TSAN static void hb_step_at_point(enum mlf_point kind,
+					 const volatile void *addr)
+{
+	switch (kind) {
+	case MLF_PT_READ:
+	case MLF_PT_DEREF:
+		hb_step(MLF_HB_READ, addr, 0);
+		break;
+	case MLF_PT_WRITE:
+	case MLF_PT_PUBLISH:
+	case MLF_PT_ATOMIC:	/* reads too, as a write: the conservative side */
+	case MLF_PT_LOCK:
+	case MLF_PT_UNLOCK:
+		hb_step(MLF_HB_WRITE, addr, 0);
+		break;
+	case MLF_PT_RCU_LOCK:
+	case MLF_PT_RCU_UNLOCK:
+		/* the model marks it RCU_WRITE where it moves a grace period */
+		hb_step(MLF_HB_NONE, NULL, MLF_HB_RCU_READ);
+		break;
+	case MLF_PT_SYNC_RCU:
+	case MLF_PT_CALL_RCU:
+		hb_step(MLF_HB_NONE, NULL, MLF_HB_RCU_WRITE);
+		break;
+	case MLF_PT_BARRIER:	/* no effect on memory that is SC */
+	case MLF_PT_RESCHED:
+		hb_step(MLF_HB_NONE, NULL, 0);
+		break;
+	case MLF_PT_HARNESS:
+		/*
+		 * The harness's bookkeeping of an op: it reads the slots'
+		 * states and references other tasks' steps write, and writes
+		 * them; what else it shares is marked where it is done
+		 * (set_alloc(), the allocator).
+		 */
+		hb_step(MLF_HB_NONE, NULL, MLF_HB_LOOK | MLF_HB_PORT_WRITE);
+		break;
+	case MLF_PT_START:
+		/* to the op's first point: the task's own state, the input */
+		hb_step(MLF_HB_NONE, NULL, 0);
+		break;
+	default:
+		hb_step(MLF_HB_NONE, NULL, MLF_HB_ALL);
+		break;
+	}
+}
+
+/* ... and the one a task woken from a block goes on with. */
+MLF_NO_TSAN static void hb_step_after_block(enum mlf_sched_wait why,
+					    const void *on)
+{
+	switch (why) {
+	case MLF_WAIT_LOCK:
+		hb_step(MLF_HB_WRITE, on, 0);
+		break;
+	case MLF_WAIT_GP:
+	case MLF_WAIT_BARRIER:
+		hb_step(MLF_HB_NONE, NULL, MLF_HB_RCU_WRITE);
+		break;
+	case MLF_WAIT_CALLBACK:
+	default:
+		hb_step(MLF_HB_NONE, NULL, MLF_HB_ALL);
+		break;
+	}
 }
 
 /*
@@ -214,6 +329,9 @@ MLF_NO_TSAN void mlf_sched_look_on_begin(void)
 {
 	mlf_tsan_ignore_begin();
 	S.looking_on++;
+	/* a probe of the harness, outside the point hook: it looks on */
+	if (!S.in_on_point)
+		mlf_sched_look();
 }
 
 MLF_NO_TSAN void mlf_sched_look_on_end(void)
@@ -371,11 +489,35 @@ MLF_NO_TSAN static u64 sched_hash(void)
 	return h ^ mlf_rcu_model_hash();
 }
 
+/*
+ * The state at a choice point, as the exploration's mode sees it: the trace
+ * so far and who runs (going on is free for it, a preemption for the
+ * others), or the heuristic's hash.
+ */
+MLF_NO_TSAN static void explore_key(u64 key[2])
+{
+	const struct mlf_explore_run *run = S.cfg->explore;
+	u64 who = (u64)slot_of(S.cur) + 1;
+
+	if (run->mode == MLF_EXPLORE_HEURISTIC) {
+		key[0] = sched_hash();
+		if (run->state_hash)
+			key[0] ^= run->state_hash(run->hash_arg) *
+				  0x9e3779b97f4a7c15ULL;
+		key[1] = 0;
+		return;
+	}
+	mlf_hb_key(key);
+	key[0] ^= who * 0xd6e8feb86659fd93ULL;
+	key[1] += who;
+}
+
 MLF_NO_TSAN static struct mlf_sched_task *choose_explore(bool free_switch)
 {
 	s8 options[MLF_SCHED_MAX_TASKS + 1];
 	int nr = 0, i, pick;
 	bool preemptive = runnable(S.cur) && !free_switch;
+	u64 key[2];
 
 	if (runnable(S.cur))
 		options[nr++] = (s8)slot_of(S.cur);
@@ -386,9 +528,9 @@ MLF_NO_TSAN static struct mlf_sched_task *choose_explore(bool free_switch)
 		return NULL;
 	if (nr == 1)
 		return task_at(options[0]);
+	explore_key(key);
 	pick = mlf_explore_choose(S.cfg->explore, S.visited, S.explore_stats,
-				  options, nr, preemptive, S.preemptions,
-				  sched_hash());
+				  options, nr, preemptive, S.preemptions, key);
 	if (preemptive && pick)
 		S.preemptions++;
 	return task_at(options[pick]);
@@ -498,11 +640,15 @@ MLF_NO_TSAN void mlf_sched_block(enum mlf_sched_wait why, const void *on)
 {
 	struct mlf_sched_task *t = S.cur;
 
+	if (S.hb)
+		mlf_hb_step_end(slot_of(t));
 	t->state = T_BLOCKED;
 	t->wait = why;
 	t->wait_on = on;
 	S.pct_stale = true;
 	run_another();
+	if (S.hb)
+		hb_step_after_block(why, on);
 }
 
 MLF_NO_TSAN void mlf_sched_wake(const void *on)
@@ -554,21 +700,30 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	if (S.step > S.max_steps)
 		fail_livelock();
 	if (S.cfg->on_point) {
+		S.in_on_point = true;
 		mlf_sched_look_on_begin();
 		S.cfg->on_point(kind, addr, S.cfg->arg);
 		mlf_sched_look_on_end();
+		S.in_on_point = false;
 	}
+	/* the step that led here ends with the hook's look at it */
+	if (S.hb)
+		mlf_hb_step_end(slot_of(cur));
 	/*
 	 * Exploring, a task's own first point is no choice: it was just
 	 * chosen to run (and switching back would repeat a schedule), except
 	 * the run's very first point, which chooses who starts.
 	 */
 	if (kind == MLF_PT_START && S.step > 1 &&
-	    S.cfg->policy == MLF_SCHED_EXPLORE)
+	    S.cfg->policy == MLF_SCHED_EXPLORE) {
+		hb_step_at_point(kind, addr);
 		return;
+	}
 	next = choose(true, kind == MLF_PT_START);
 	if (next && next != cur)
 		switch_to(next, kind != MLF_PT_START);
+	if (S.hb)
+		hb_step_at_point(kind, addr);
 	/*
 	 * Back to run the access: if what it touches was freed, by now or
 	 * by whoever ran meanwhile, it fails here, named by how it happened.
@@ -593,6 +748,11 @@ MLF_NO_TSAN static void task_main(void *arg)
 		S.cfg->fn(t->index, S.cfg->arg);
 		mlf_rcu_model_task_done();
 		mlf_tsan_release(&S.end_token);
+		if (S.hb) {
+			/* the harness's last bookkeeping */
+			mlf_hb_step_mark(slot_of(t), MLF_HB_ALL);
+			mlf_hb_step_end(slot_of(t));
+		}
 		t->state = T_DONE;
 		S.pct_stale = true;
 		run_another();
@@ -603,6 +763,10 @@ MLF_NO_TSAN static void task_main(void *arg)
 MLF_NO_TSAN static void rcu_main(void *arg)
 {
 	(void)arg;
+	/* first chosen: its step starts here, not in mlf_sched_block() */
+	if (S.hb)
+		mlf_hb_step_begin(slot_of(rcu_task()), MLF_HB_NONE, NULL,
+				  MLF_HB_ALL);
 	for (;;) {
 		mlf_tsan_acquire(&S.start_token);
 		mlf_tsan_release(&S.end_token);
@@ -696,6 +860,11 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	S.nr_recent = 0;
 	S.preemptions = 0;
 	S.looking_on = 0;
+	S.in_on_point = false;
+	S.hb = cfg->policy == MLF_SCHED_EXPLORE;
+	S.hb_clock = S.hb && cfg->explore->mode == MLF_EXPLORE_REDUCED;
+	if (S.hb)
+		mlf_hb_begin(S.nr);
 	memset(&S.stats, 0, sizeof(S.stats));
 	for (i = 0; i < S.nr; i++)
 		setup_task(task_at(i), i,
@@ -742,6 +911,7 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	__atomic_store_n(&mlf_sched_on, 0, __ATOMIC_RELAXED);
 	mlf_current_task = S.main_task;
 	S.stats.steps = S.step;
+	S.hb = S.hb_clock = false;
 	mlf_rcu_model_end(&S.stats);
 	if (stats)
 		*stats = S.stats;

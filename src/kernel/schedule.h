@@ -176,8 +176,27 @@ int mlf_sched_nr_tasks(void);
 struct mlf_task *mlf_sched_task_at(int i);
 /* Inside a run: the current task's index (MLF_SCHED_RCU_TASK: rcu). */
 int mlf_sched_task_index(void);
-/* The number of points passed since the run began. */
+/*
+ * The number of points passed since the run began; in an exploration with
+ * the reduction (explore.h), the current step's logical time instead
+ * (sched_hb.h): what the harness and the RCU model compare the order of
+ * events by, the same in every run of the same trace.
+ */
 unsigned long mlf_sched_step(void);
+/*
+ * What the current task's step does beyond its point's access, for the
+ * exploration's reduction (sched_hb.h; no-ops unless exploring):
+ * observe: it reads or writes state shared with other tasks' steps that is
+ * not the code under test's (the harness's slots, the allocator, the
+ * quarantine), so it depends on every step; look: the harness looks on,
+ * reading the code under test and the records of other looks; note_write:
+ * it writes what looks read (a record of a write); rcu_step: it reads the
+ * RCU model's order (@write: it changes what a grace period waits for).
+ */
+void mlf_sched_observe(void);
+void mlf_sched_look(void);
+void mlf_sched_note_write(void);
+void mlf_sched_rcu_step(bool write);
 /*
  * Around a probe's checks (the harness looking on, as on_point is): a
  * scheduling point reached in between fails "harness", for it would let

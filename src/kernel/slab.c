@@ -8,12 +8,26 @@
 #include "poison.h"
 #include "rcu_model.h"
 #include "report.h"
+#include "schedule.h"
+
+/*
+ * In a scheduled run an allocation or a free changes the allocator's and
+ * the quarantine's state, which later steps read: for the exploration's
+ * reduction, the step observes (schedule.h).
+ */
+static inline void note_step(void)
+{
+	if (unlikely(mlf_sched_running()))
+		mlf_sched_observe();
+}
 
 void *kzalloc(size_t size, int gfp)
 {
-	void *p = calloc(1, size);
+	void *p;
 
 	(void)gfp;
+	note_step();
+	p = calloc(1, size);
 	if (!p)
 		mlf_fail_simple("oom", "kzalloc(%zu) failed", size);
 	return p;
@@ -21,6 +35,7 @@ void *kzalloc(size_t size, int gfp)
 
 void kfree(const void *ptr)
 {
+	note_step();
 	free((void *)ptr);
 }
 
@@ -30,6 +45,7 @@ void kfree_poisoned(void *ptr, size_t size)
 		return;
 	/* a scheduled run keeps it, poisoned, until the run ends */
 	if (unlikely(mlf_sched_running())) {
+		mlf_sched_observe();
 		mlf_rcu_model_free(ptr, size);
 		return;
 	}

@@ -25,6 +25,11 @@ class MlfError(Exception):
     """A user-facing error: printed as one line, exit status 2."""
 
 
+def deprecated(old, new):
+    """The one line an old spelling of a flag gets: it still works."""
+    print("mlf: %s is deprecated; it means %s" % (old, new), file=sys.stderr, flush=True)
+
+
 def show(cmd, cwd=None):
     """Print a command the way a person would type it."""
     text = " ".join(shlex.quote(str(c)) for c in cmd)

@@ -1,16 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-"""mlf explore: every schedule of a small scenario, up to a preemption bound.
+"""mlf explore: the schedules of a small scenario, up to a preemption bound.
 
 Runs explore/mlf_explore_* (explore/explore.c): a depth-first enumeration of
 the schedules of the scheduled engine on the scenarios of explore/scenarios.c
-(two writers and a reader in one bin), every check on each schedule. Prints,
-per scenario, the schedules explored, choice points, distinct states, runs
-cut by state hashing, failures and the time; a failure prints its report
-and the schedule that --replay runs again. Exits 1 on a failure.
+(two writers and a reader in one bin), every check on each schedule. By
+default with the sound reduction (a run is cut where its Mazurkiewicz trace
+was met before: docs/explore.md); --complete runs every schedule within the
+bound, --heuristic the state hashing that may miss schedules. Prints, per
+scenario, the schedules explored, choice points, distinct states, runs cut,
+final states, failures and the time; a failure prints its report and the
+schedule that --replay runs again. Exits 1 on a failure.
 
 --as-posted builds the variant with seed 000's own hlist_nulls_add_behind_rcu()
 (zoo/seed-add-behind-as-posted.patch): the review question, docs/explore.md.
 """
+import argparse
 import os
 
 from . import builds
@@ -43,6 +47,13 @@ def _target(args):
 def run(args, extra):
     if args.bound < 0 or args.bound > 20:
         raise common.MlfError("--bound must be 0..20")
+    if args.no_hash:
+        common.deprecated("--no-hash", "--complete")
+        if args.mode == "heuristic":
+            raise common.MlfError("--no-hash and --heuristic do not go together")
+        args.mode = "complete"
+    if args.keep_going and (args.replay is not None or args.expect):
+        raise common.MlfError("--keep-going goes with neither --replay nor --expect")
     name, variant, bug = _target(args)
     build = builds.ensure_built(args.preset, variant, bug, targets=[name])
     binary = os.path.join(build, "explore", name)
@@ -57,8 +68,10 @@ def run(args, extra):
     for scenario in args.scenario or [None]:
         cmd = [binary] + (["--scenario", scenario] if scenario else [])
         cmd += ["--bound", args.bound]
-        if args.no_hash:
-            cmd.append("--no-hash")
+        if args.mode != "reduced":
+            cmd.append("--" + args.mode)
+        if args.keep_going:
+            cmd.append("--keep-going")
         if args.replay is not None:
             cmd += ["--replay", args.replay]
         if args.expect:
@@ -77,19 +90,33 @@ def run(args, extra):
 
 def register(subparsers):
     p = subparsers.add_parser(
-        "explore", help="every schedule of a small scenario, up to a preemption bound",
-        description="Enumerate every schedule of small scenarios (2 writers and a reader "
+        "explore", help="the schedules of small scenarios, up to a preemption bound",
+        description="Explore the schedules of small scenarios (2 writers and a reader "
                     "in one bin) on the scheduled engine, depth-first up to a preemption "
-                    "bound, with every check on each. Prints schedules, choice points, "
-                    "distinct states, pruned runs, failures and the time per scenario; a "
-                    "failure prints the schedule to --replay. Exits 1 on a failure.")
+                    "bound, with every check on each. The default reduction is sound: it "
+                    "cuts a run only where its trace (the steps so far, ordered by what "
+                    "depends on what) was met before, so it reaches every state, final "
+                    "state and failure --complete reaches (docs/explore.md says under "
+                    "which premises). --heuristic hashes a part of the state instead: "
+                    "faster, and it may miss schedules. Prints schedules, choice points, "
+                    "distinct states, pruned runs, final states, failures and the time "
+                    "per scenario; a failure prints the schedule to --replay. Exits 1 on "
+                    "a failure.")
     p.add_argument("--scenario", action="append",
                    help="scenario to explore (repeatable; default: every one; --list)")
     p.add_argument("--list", action="store_true", help="list the scenarios")
     p.add_argument("--bound", type=int, default=2,
                    help="most preemptions in a schedule (default 2)")
-    p.add_argument("--no-hash", action="store_true",
-                   help="no state hashing: the full count of schedules within the bound")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--complete", dest="mode", action="store_const", const="complete",
+                      help="every schedule within the bound, nothing cut")
+    mode.add_argument("--heuristic", dest="mode", action="store_const", const="heuristic",
+                      help="state hashing, a heuristic: faster, may miss schedules")
+    p.set_defaults(mode="reduced")
+    p.add_argument("--no-hash", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--keep-going", action="store_true",
+                   help="go on past failures (each run in a child process) and list the "
+                        "checks that failed: for comparing the modes")
     p.add_argument("--replay", metavar="SCHEDULE",
                    help="run one schedule (as a failure prints it) of one --scenario")
     p.add_argument("--expect", metavar="CHECK",
