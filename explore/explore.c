@@ -11,6 +11,13 @@
  *                         [--complete | --heuristic]
  *                         [--replay SCHEDULE] [--expect CHECK[|CHECK]]
  *                         [--keep-going] [--list]
+ *   mlf_explore_<variant> --pct RUNS [--depth D] [--seed S] [--steps K]
+ *                         [--scenario NAME] [--expect CHECK[|CHECK]]
+ *
+ * --pct samples instead: RUNS runs under PCT as published (schedule.h,
+ * MLF_SCHED_PCT_RANDOM), seeds S.., D - 1 change points over K steps (by
+ * default the length of the run with none); each run finds a bug of depth
+ * D with probability >= 1 / (n K^(D-1)), if the run is no longer than K.
  *
  * Modes: the reduction (default; sound, docs/explore.md), --complete (every
  * schedule within the bound) and --heuristic (state hashing, which may
@@ -47,6 +54,12 @@ static const struct explore_scenario *scenario;
 static const char *expect;
 static unsigned long schedules;
 static bool keep_going;
+/* --pct: the run's seed, the depth, the steps, or 0 when enumerating */
+static struct {
+	u64 seed;
+	int depth;
+	unsigned long steps;
+} pct;
 
 /*
  * --keep-going: the checks that failed (the first failure of each run),
@@ -205,12 +218,22 @@ static void on_failure(const struct mlf_failure *f)
 	mlf_print_failure(f);
 	print_scenario(stderr);
 	mlf_sched_print_recent(60);
+	if (pct.steps) {
+		fprintf(stderr, "PCT run %lu: seed %llu depth %d steps %lu\n"
+			"replay: tools/mlf explore --scenario %s --pct 1 --seed %llu --depth %d --steps %lu (%s)\n",
+			schedules + 1, (unsigned long long)pct.seed, pct.depth,
+			pct.steps, scenario->name,
+			(unsigned long long)pct.seed, pct.depth, pct.steps,
+			MLF_EXPLORE_BUILD);
+		goto out;
+	}
 	fprintf(stderr, "schedule (after %lu schedules): ", schedules + 1);
 	print_schedule_string(stderr, run->log, run->nr_log);
 	fprintf(stderr, "\nreplay: tools/mlf explore --scenario %s --replay '",
 		scenario->name);
 	print_schedule_string(stderr, run->log, run->nr_log);
 	fprintf(stderr, "' (%s)\n", MLF_EXPLORE_BUILD);
+out:
 	if (expect)
 		fprintf(stderr, "mlf explore: %s %s (expected %s)\n",
 			expected ? "caught" : "failed with", f->check, expect);
@@ -301,6 +324,55 @@ static void run_forked(struct mlf_explore_visited *visited)
 		note_final(outcome->final_state);
 }
 
+/*
+ * --pct: @runs runs of @sc from @seed on, @depth - 1 change points over
+ * @steps (0: the length of the run with none, an estimate).
+ */
+static void sample(const struct explore_scenario *sc, unsigned long runs,
+		   u64 seed, int depth, unsigned long steps)
+{
+	struct sched_stats engine = { 0 };
+	unsigned long longest = 0, longer = 0, r;
+	double p = 1, miss = 1;
+	int n, d;
+
+	scenario = sc;
+	sc->fill(&input);
+	schedules = 0;
+	if (!steps) {
+		sched_engine_pct(&input, 0, 1, 1, &engine);
+		steps = engine.sched.steps;
+	}
+	pct.depth = depth;
+	pct.steps = steps;
+	for (r = 0; r < runs; r++) {
+		pct.seed = seed + r;
+		sched_engine_pct(&input, pct.seed, depth, steps, &engine);
+		schedules++;
+		if (engine.sched.steps > longest)
+			longest = engine.sched.steps;
+		if (engine.sched.steps > steps)
+			longer++;
+	}
+	/* n: the harness's tasks and rcu's */
+	n = input.nr_writers + input.nr_readers + 1;
+	for (d = 1; d < depth; d++)
+		p /= (double)steps;
+	p /= n;
+	for (r = 0; r < runs; r++)
+		miss *= 1 - p;
+	printf("mlf explore: build=%s scenario=%s pct depth=%d steps=%lu seeds=%llu..%llu\n",
+	       MLF_EXPLORE_BUILD, sc->name, depth, steps,
+	       (unsigned long long)seed,
+	       (unsigned long long)(seed + runs - 1));
+	printf("  runs %lu  failures 0  longest run %lu steps  runs longer than %lu: %lu\n",
+	       runs, longest, steps, longer);
+	printf("  a bug of depth %d in a run of at most %lu steps: found with probability >= %.3g per run, >= %.3g in %lu runs\n",
+	       depth, steps, p, 1 - miss, runs);
+	fflush(stdout);
+	pct.steps = 0;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -383,7 +455,8 @@ int main(int argc, char **argv)
 {
 	enum mlf_explore_mode mode = MLF_EXPLORE_REDUCED;
 	const char *replay = NULL;
-	long bound = 2;
+	unsigned long pct_runs = 0, pct_steps = 0, pct_seed = 1;
+	long bound = 2, depth = 2;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -406,6 +479,28 @@ int main(int argc, char **argv)
 			mode = MLF_EXPLORE_HEURISTIC;
 		} else if (!strcmp(a, "--keep-going")) {
 			keep_going = true;
+		} else if (!strcmp(a, "--pct") || !strcmp(a, "--depth") ||
+			   !strcmp(a, "--seed") || !strcmp(a, "--steps")) {
+			char *end;
+			unsigned long n;
+
+			if (!v)
+				usage_error("%s needs a value", a);
+			i++;
+			errno = 0;
+			n = strtoul(v, &end, 10);
+			if (*end || end == v || errno || *v == '-' ||
+			    (strcmp(a, "--seed") && !n) ||
+			    (!strcmp(a, "--depth") && n > 256))
+				usage_error("%s: not a number in range", v);
+			if (!strcmp(a, "--pct"))
+				pct_runs = n;
+			else if (!strcmp(a, "--depth"))
+				depth = (long)n;
+			else if (!strcmp(a, "--seed"))
+				pct_seed = n;
+			else
+				pct_steps = n;
 		} else if (!strcmp(a, "--scenario") || !strcmp(a, "--bound") ||
 			   !strcmp(a, "--replay") || !strcmp(a, "--expect")) {
 			if (!v)
@@ -443,7 +538,15 @@ int main(int argc, char **argv)
 	mlf_set_fail_handler(on_failure);
 	if (keep_going && (expect || replay))
 		usage_error("%s", "--keep-going goes with neither --expect nor --replay");
-	if (scenario)
+	if (pct_runs && (keep_going || replay))
+		usage_error("%s", "--pct goes with neither --keep-going nor --replay");
+	if (pct_runs && scenario)
+		sample(scenario, pct_runs, pct_seed, (int)depth, pct_steps);
+	else if (pct_runs)
+		for (i = 0; i < explore_nr_scenarios; i++)
+			sample(&explore_scenarios[i], pct_runs, pct_seed,
+			       (int)depth, pct_steps);
+	else if (scenario)
 		explore(scenario, (int)bound, mode, replay);
 	else
 		for (i = 0; i < explore_nr_scenarios; i++)

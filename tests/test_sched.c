@@ -461,6 +461,64 @@ TEST(pct_runs_the_highest_priority_first_and_is_repeatable)
 	EXPECT(!memcmp(first, log_task, n * sizeof(int)));
 }
 
+/*
+ * A bug of depth 2 (an atomicity violation): t1's first step comes between
+ * t0's 5th and 6th, two orderings. In the log of two steppers of 10 points.
+ */
+static bool atomicity_violated(void)
+{
+	int i, seen0 = 0, first1 = -1, fifth0 = -1, sixth0 = -1;
+
+	for (i = 0; i < nr_log; i++) {
+		if (log_task[i] == 1 && first1 < 0)
+			first1 = i;
+		if (log_task[i] == 0 && ++seen0 == 5)
+			fifth0 = i;
+		if (log_task[i] == 0 && seen0 == 6 && sixth0 < 0)
+			sixth0 = i;
+	}
+	return fifth0 < first1 && first1 < sixth0;
+}
+
+static int pct_random_hits(int depth, unsigned long steps, int runs)
+{
+	struct mlf_sched_config cfg = {
+		.nr_tasks = 2,
+		.fn = stepper,
+		.arg = (void *)10L,
+		.policy = MLF_SCHED_PCT_RANDOM,
+		.pct_depth = depth,
+		.pct_steps = steps,
+	};
+	struct mlf_sched_stats st;
+	int hits = 0, seed;
+
+	for (seed = 1; seed <= runs; seed++) {
+		cfg.seed = (u64)seed;
+		nr_log = 0;
+		mlf_sched_run(&cfg, &st);
+		EXPECT(st.steps <= steps);
+		hits += atomicity_violated();
+	}
+	return hits;
+}
+
+TEST(pct_random_finds_a_bug_of_depth_2_as_often_as_published)
+{
+	/*
+	 * n = 3 tasks (the two steppers and rcu's), k = 22 steps (each
+	 * stepper's START and 10 READ_ONCE): PCT with d = 2 finds a bug of
+	 * depth 2 with probability at least 1 / (n k) = 1/66 per run, so in
+	 * 2000 runs (seeds 1..2000, the same every time) at least 30; with
+	 * d = 1 (no change point) each task runs to its end: never.
+	 */
+	int hits = pct_random_hits(2, 22, 2000);
+
+	printf("PCT, d = 2: %d of 2000 runs\n", hits);
+	EXPECT(hits >= 2000 / 66);
+	EXPECT_EQ(pct_random_hits(1, 22, 200), 0);
+}
+
 static unsigned long explore_count(int points, int bound)
 {
 	struct mlf_explore_run *r = calloc(1, sizeof(*r));

@@ -782,7 +782,8 @@ static void run(const struct sched_input *in, struct mlf_sched_config *cfg,
 	cfg->fn = task_fn;
 	cfg->arg = (void *)in;
 	cfg->names = task_names;
-	cfg->seed = in->seed;
+	if (cfg->policy != MLF_SCHED_PCT_RANDOM)
+		cfg->seed = in->seed;
 	cfg->on_point = on_point;
 	mlf_sched_run(cfg, &stats->sched);
 	stats->runs++;
@@ -798,6 +799,19 @@ void sched_engine_run(const struct sched_input *in, struct sched_stats *stats)
 		.policy = in->policy,
 		.decisions = in->decisions,
 		.nr_decisions = in->nr_decisions,
+	};
+
+	run(in, &cfg, stats);
+}
+
+void sched_engine_pct(const struct sched_input *in, u64 seed, int depth,
+		      unsigned long steps, struct sched_stats *stats)
+{
+	struct mlf_sched_config cfg = {
+		.policy = MLF_SCHED_PCT_RANDOM,
+		.seed = seed,
+		.pct_depth = depth,
+		.pct_steps = steps,
 	};
 
 	run(in, &cfg, stats);

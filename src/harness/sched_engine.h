@@ -111,6 +111,13 @@ void sched_engine_explore(const struct sched_input *in,
 			  struct mlf_explore_run *explore,
 			  struct sched_stats *stats);
 
+/*
+ * The same run under PCT as published (MLF_SCHED_PCT_RANDOM): priorities
+ * and @depth - 1 change points over @steps from @seed, not the input's.
+ */
+void sched_engine_pct(const struct sched_input *in, u64 seed, int depth,
+		      unsigned long steps, struct sched_stats *stats);
+
 const char *sched_op_name(int kind);
 
 /*

@@ -121,9 +121,13 @@ static struct {
 	/* MLF_SCHED_INPUT: the next decision, and the points until it */
 	int next_decision;
 	unsigned long countdown;
-	/* MLF_SCHED_PCT: change points (steps), the next, the priority */
+	/*
+	 * MLF_SCHED_PCT, _RANDOM: change points (steps, rising) and the
+	 * priority each gives the running task; the next one
+	 */
 	unsigned long change_at[256];
-	int nr_changes, next_change, low_priority;
+	int change_priority[256];
+	int nr_changes, next_change;
 	/*
 	 * A task woke, blocked or ended, or a priority changed, since PCT
 	 * last chose: until then the task it chose is still the one to run.
@@ -448,11 +452,10 @@ MLF_NO_TSAN static struct mlf_sched_task *choose_pct(bool at_point)
 	struct mlf_sched_task *best = NULL;
 	int i;
 
-	if (at_point && S.next_change < S.nr_changes &&
-	    S.step >= S.change_at[S.next_change]) {
-		S.next_change++;
+	while (at_point && S.next_change < S.nr_changes &&
+	       S.step >= S.change_at[S.next_change]) {
+		S.cur->priority = S.change_priority[S.next_change++];
 		S.stats.decisions++;
-		S.cur->priority = S.low_priority--;
 		S.pct_stale = true;
 	}
 	/* at a point, the running task is the one PCT chose last */
@@ -548,6 +551,7 @@ MLF_NO_TSAN static struct mlf_sched_task *choose(bool at_point,
 	mlf_tsan_ignore_begin();
 	switch (S.cfg->policy) {
 	case MLF_SCHED_PCT:
+	case MLF_SCHED_PCT_RANDOM:
 		next = choose_pct(at_point);
 		break;
 	case MLF_SCHED_EXPLORE:
@@ -807,15 +811,40 @@ MLF_NO_TSAN static void pct_setup(const struct mlf_sched_config *cfg)
 		order[j] = tmp;
 	}
 	S.nr_changes = 0;
-	for (i = 0; i < cfg->nr_decisions && i < (int)ARRAY_SIZE(S.change_at);
-	     i++) {
-		at += max(cfg->decisions[i].delay, 1);
-		S.change_at[S.nr_changes++] = at;
+	if (cfg->policy == MLF_SCHED_PCT_RANDOM) {
+		/*
+		 * As published: change point i (1..d-1) at a step drawn
+		 * uniformly from 1..k, where it gives priority i.
+		 */
+		unsigned long k = max(cfg->pct_steps, 1UL);
+		int d = clamp(cfg->pct_depth, 1, (int)ARRAY_SIZE(S.change_at));
+
+		for (i = 1; i < d; i++) {
+			unsigned long step = 1 + splitmix64(&state) % k;
+			int j = S.nr_changes++;
+
+			/* insertion, keeping the steps in order */
+			for (; j > 0 && S.change_at[j - 1] > step; j--) {
+				S.change_at[j] = S.change_at[j - 1];
+				S.change_priority[j] = S.change_priority[j - 1];
+			}
+			S.change_at[j] = step;
+			S.change_priority[j] = i;
+		}
+	} else {
+		/* the input's: after the decisions' delays, d - 1 .. 1 */
+		for (i = 0; i < cfg->nr_decisions &&
+			    i < (int)ARRAY_SIZE(S.change_at);
+		     i++) {
+			at += max(cfg->decisions[i].delay, 1);
+			S.change_at[S.nr_changes++] = at;
+		}
+		for (i = 0; i < S.nr_changes; i++)
+			S.change_priority[i] = S.nr_changes - i;
 	}
-	/* priorities d + 1 .. d + n, change points d .. 1 */
+	/* priorities d .. d + n - 1, above every change point's */
 	for (i = 0; i < n; i++)
 		task_at(order[i])->priority = S.nr_changes + 1 + i;
-	S.low_priority = S.nr_changes;
 	S.next_change = 0;
 }
 
@@ -879,7 +908,7 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 
 	S.next_decision = 0;
 	S.countdown = cfg->nr_decisions ? max(cfg->decisions[0].delay, 1) : 0;
-	if (cfg->policy == MLF_SCHED_PCT)
+	if (cfg->policy == MLF_SCHED_PCT || cfg->policy == MLF_SCHED_PCT_RANDOM)
 		pct_setup(cfg);
 
 	S.main_task = mlf_current();
@@ -892,7 +921,9 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	 * first point is a choice of who starts, which no preemption costs.
 	 */
 	S.cur = task_at(0);
-	first = cfg->policy == MLF_SCHED_PCT ? choose_pct(false) : task_at(0);
+	first = cfg->policy == MLF_SCHED_PCT ||
+			cfg->policy == MLF_SCHED_PCT_RANDOM ?
+			choose_pct(false) : task_at(0);
 	enter(first);
 	mlf_tsan_release(&S.start_token);
 	mlf_fiber_switch(&S.main, &first->fiber);

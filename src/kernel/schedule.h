@@ -16,15 +16,23 @@
  *   MLF_SCHED_INPUT    a list of decisions "after D more points, switch to
  *                      task T"; when they run out, the current task runs
  *                      until it blocks or ends, then the next one in order
- *   MLF_SCHED_PCT      probabilistic concurrency testing (Burckhardt et al.,
- *                      ASPLOS 2010): distinct priorities from the seed, the
- *                      highest-priority runnable task runs, and at d - 1
- *                      change points (the decisions' delays, as steps) the
- *                      running task drops below every other; a bug of depth
- *                      d is found with probability >= 1 / (n k^(d-1))
+ *   MLF_SCHED_PCT      PCT's priorities with the input's change points:
+ *                      distinct priorities from the seed, the highest-
+ *                      priority runnable task runs, and at the decisions'
+ *                      delays (as steps) the running task drops below
+ *                      every other. The fuzzer steers the change points,
+ *                      so no probability bound holds
+ *   MLF_SCHED_PCT_RANDOM  probabilistic concurrency testing as published
+ *                      (Burckhardt et al., ASPLOS 2010): the same
+ *                      priorities, and d - 1 change points drawn from the
+ *                      seed uniformly over 1..k, k an estimate of the run's
+ *                      steps; if the run takes at most k steps, a bug of
+ *                      depth d among n tasks is found with probability
+ *                      >= 1 / (n k^(d-1)) per run (tests/test_sched.c
+ *                      measures it on a bug of depth 2)
  *   MLF_SCHED_EXPLORE  choices replayed from a prefix, then the default;
  *                      every choice point is logged, for a depth-first
- *                      enumeration of all schedules (explore.h)
+ *                      enumeration of the schedules (explore.h)
  *
  * Locks are model locks: a task that would block is not runnable (and a
  * run where nothing is runnable is "sched.deadlock"). RCU is modelled by the
@@ -40,8 +48,9 @@
  * any interleaving of the CPUs' steps is an execution of the kernel, with
  * CONFIG_PREEMPT_RCU or without (without it a reader is not preempted, but
  * the other CPUs go on all the same). Executions are sequentially
- * consistent: weaker orderings are left to ThreadSanitizer's view of the
- * accesses' atomicity and ordering.
+ * consistent: every store is seen by every later load, so no reordering
+ * the Linux kernel memory model allows between marked accesses is ever
+ * shown (ThreadSanitizer finds data races, not such reorderings).
  */
 #ifndef _MLF_KERNEL_SCHEDULE_H
 #define _MLF_KERNEL_SCHEDULE_H
@@ -126,6 +135,7 @@ enum mlf_sched_policy {
 	MLF_SCHED_INPUT,
 	MLF_SCHED_PCT,
 	MLF_SCHED_EXPLORE,
+	MLF_SCHED_PCT_RANDOM,
 	MLF_SCHED_NR_POLICIES,
 };
 
@@ -145,6 +155,8 @@ struct mlf_sched_config {
 	const struct mlf_sched_decision *decisions;
 	int nr_decisions;
 	u64 seed;				/* PCT's priorities */
+	int pct_depth;				/* PCT_RANDOM: d */
+	unsigned long pct_steps;		/* PCT_RANDOM: k */
 	unsigned long max_steps;		/* 0: a default bound */
 	struct mlf_explore_run *explore;	/* MLF_SCHED_EXPLORE */
 	/* called at every point of a task, before the scheduler's choice */

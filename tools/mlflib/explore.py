@@ -52,6 +52,15 @@ def run(args, extra):
         if args.mode == "heuristic":
             raise common.MlfError("--no-hash and --heuristic do not go together")
         args.mode = "complete"
+    if args.pct is not None and args.pct < 1:
+        raise common.MlfError("--pct needs a number of runs, 1 or more")
+    if args.depth < 1 or args.depth > 256:
+        raise common.MlfError("--depth must be 1..256")
+    if args.pct and (args.keep_going or args.replay is not None or args.mode != "reduced"):
+        raise common.MlfError("--pct samples schedules: it goes with neither --keep-going, "
+                              "--replay, --complete nor --heuristic")
+    if not args.pct and (args.seed is not None or args.steps):
+        raise common.MlfError("--seed and --steps are --pct's")
     if args.keep_going and (args.replay is not None or args.expect):
         raise common.MlfError("--keep-going goes with neither --replay nor --expect")
     name, variant, bug = _target(args)
@@ -72,6 +81,12 @@ def run(args, extra):
             cmd.append("--" + args.mode)
         if args.keep_going:
             cmd.append("--keep-going")
+        if args.pct:
+            cmd += ["--pct", args.pct, "--depth", args.depth]
+            if args.seed is not None:
+                cmd += ["--seed", args.seed]
+            if args.steps:
+                cmd += ["--steps", args.steps]
         if args.replay is not None:
             cmd += ["--replay", args.replay]
         if args.expect:
@@ -117,6 +132,15 @@ def register(subparsers):
     p.add_argument("--keep-going", action="store_true",
                    help="go on past failures (each run in a child process) and list the "
                         "checks that failed: for comparing the modes")
+    p.add_argument("--pct", type=int, metavar="RUNS",
+                   help="sample RUNS schedules under PCT as published instead (Burckhardt "
+                        "et al.): a bug of depth D is found with probability >= "
+                        "1/(n k^(D-1)) per run; prints that bound")
+    p.add_argument("--depth", type=int, default=2, help="--pct: the bug depth D (default 2)")
+    p.add_argument("--seed", type=int, help="--pct: the first run's seed (default 1)")
+    p.add_argument("--steps", type=int,
+                   help="--pct: k, the steps the change points are drawn over (default: "
+                        "the length of a run with none)")
     p.add_argument("--replay", metavar="SCHEDULE",
                    help="run one schedule (as a failure prints it) of one --scenario")
     p.add_argument("--expect", metavar="CHECK",
