@@ -28,8 +28,8 @@
  * A schedule string lists the choices that are not the default, each as
  * "choice-point:option" (the option's index at that point; 0, the default,
  * lets the current task go on), comma-separated; "-" is the default
- * schedule. Exit status: 0 when every schedule passed (or --expect's check
- * failed), 1 on a failure, 2 on a bad argument.
+ * schedule. Exit status: 0 when no explored schedule failed (or
+ * --expect's check failed), 1 on a failure, 2 on a bad argument.
  */
 #include <errno.h>
 #include <signal.h>
