@@ -6,7 +6,10 @@
   of the reclaim target refuses an isolation variant other than its own.
 - tools/mlf zoo: a run is caught only when the check of the patch's
   Expect: line fires; a run stopped by another check is not caught and is
-  reported with that check (a fake libFuzzer stands in for the build).
+  reported with that check (a fake libFuzzer stands in for the build); a
+  data race catches "race" only in the code under test (TSan's reports of
+  tests/tools/tsan_reports: the port's catches, the harness's and one on
+  libFuzzer's counters fire "harness").
 - regression directories: a bug-* directory's target and check come from
   its patch (with no TARGET or EXPECT file: checked on a copy of
   corpus/regressions without them), others' from a TARGET file, else
@@ -66,9 +69,14 @@ FAKE = r'''#!/usr/bin/env python3
 import os, sys
 check = os.environ["FAKE_CHECK"]
 prefix = [a for a in sys.argv if a.startswith("-artifact_prefix=")][0].split("=", 1)[1]
-sys.stderr.write("INFO: Seed: 1\nMLF FAILURE: check=%s op=2 node=0\n  what was found\n"
-                 "> rotate m1 n0 OLD bin=3\n==9== ERROR: libFuzzer: deadly signal\n"
-                 "stat::number_of_executed_units: 321\n" % check)
+if os.environ.get("FAKE_REPORT"):
+    # a sanitizer's report in place of the check's
+    sys.stderr.write("INFO: Seed: 1\n" + open(os.environ["FAKE_REPORT"]).read() +
+                     "stat::number_of_executed_units: 321\n")
+else:
+    sys.stderr.write("INFO: Seed: 1\nMLF FAILURE: check=%s op=2 node=0\n  what was found\n"
+                     "> rotate m1 n0 OLD bin=3\n==9== ERROR: libFuzzer: deadly signal\n"
+                     "stat::number_of_executed_units: 321\n" % check)
 open(prefix + "crash-abcdef", "wb").write(b"\0\1")
 sys.exit(1)
 '''
@@ -84,6 +92,7 @@ class ZooRuns(unittest.TestCase):
 
     def tearDown(self):
         os.environ.pop("FAKE_CHECK", None)
+        os.environ.pop("FAKE_REPORT", None)
         shutil.rmtree(self.tmp)
 
     def one(self, fired, expected, k):
@@ -117,6 +126,28 @@ class ZooRuns(unittest.TestCase):
         self.assertIn("1/3", line)
         self.assertIn("tail.cache", line)
         self.assertIn("seq.advance x2", line)
+
+    def test_a_race_catches_only_in_the_code_under_test(self):
+        reports = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan_reports")
+        bug = ZOO["bug-publish-before-init"]
+        expected = bug.expect_for("concurrent")
+        self.assertEqual(expected, "race")
+        for k, (name, caught, fired) in enumerate((
+                ("port-publish-before-init.txt", True, "race"),
+                ("harness.txt", False, "harness"),
+                ("counters.txt", False, "harness"))):
+            os.environ["FAKE_REPORT"] = os.path.join(reports, name)
+            r = self.one("-", expected, 10 + k)
+            self.assertEqual((r["caught"], r["check"]), (caught, fired), name)
+        # the table names the two lines of the race
+        row = {"name": bug.name, "target": "concurrent", "expect": expected, "caught_runs": 0,
+               "runs": [r], "other_checks": {"harness": 1}, "median_seconds": None,
+               "median_execs": None}
+        out = io.StringIO()
+        with redirect_stdout(out):
+            zoo.print_table([row])
+        self.assertIn("harness x1", out.getvalue())
+        self.assertIn("src/kernel/sanitizer.h:56 (mlf_tsan_ignore_begin, harness)", out.getvalue())
 
     def test_preset_follows_the_sanitizer(self):
         for b in ZOO.values():
