@@ -48,7 +48,7 @@ class Table(unittest.TestCase):
 
         self.runs = []
 
-        def fake(target, sanitizer, seconds, args, extra, inputs=()):
+        def fake(target, sanitizer, seconds, args, extra):
             self.runs.append((target, sanitizer, seconds))
             if not chosen or chosen[-1] != target:
                 chosen.append(target)

@@ -15,8 +15,8 @@ directory. The end-of-run merge (libFuzzer -merge=1 / afl-cmin) writes a
 new directory and swaps it in only once it is complete. Without
 --sanitizer a libFuzzer campaign runs each target under every build
 fuzz/targets.json means it for, its --time split evenly between them
-(concurrent: half under ASan + UBSan, then half under TSan, which also
-reads what the ASan half added to its corpus). One summary line per
+(concurrent: half under ASan + UBSan, then half under TSan). One
+summary line per
 target and build at the end, with what each found; an engine that did
 not start or ran nothing fails the command with its own error line. The
 directory and the status line are campaign.py's.
@@ -58,16 +58,15 @@ class Said:
         return "".join(self.errors) + "".join(self.tail)
 
 
-def run_libfuzzer(camp, build, args, extra, status, seconds, inputs=()):
-    """The campaign under libFuzzer -fork for @seconds, reading also the
-    corpus directories @inputs (never written); returns (status, what it
-    said)."""
+def run_libfuzzer(camp, build, args, extra, status, seconds):
+    """The campaign under libFuzzer -fork for @seconds; returns (status,
+    what it said)."""
     binary_path = builds.binary(build, camp.target)
     os.makedirs(camp.tmp, exist_ok=True)
     cmd = [binary_path] + engine.read_options(camp.target) + [
         "-fork=%d" % args.jobs, "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
         "-max_total_time=%d" % seconds, "-artifact_prefix=" + camp.crashes + "/"]
-    cmd += extra + [camp.corpus] + [d for d in inputs if os.path.isdir(d)]
+    cmd += extra + [camp.corpus]
     log = os.path.join(camp.logs, time.strftime("fuzz-%Y%m%d-%H%M%S.log"))
     common.show(cmd, camp.dir)
     env = common.sanitizer_env()
@@ -129,7 +128,7 @@ def collect_afl_crashes(camp):
             os.replace(dst + ".part", dst)
 
 
-def run_afl(camp, build, args, extra, status, seconds, inputs=()):
+def run_afl(camp, build, args, extra, status, seconds):
     """The campaign under AFL++ (one -M, JOBS-1 -S) for @seconds; returns
     (status, what the instances said)."""
     if not os.listdir(camp.corpus):
@@ -264,9 +263,9 @@ def snapshot_binary(camp, build):
     return own
 
 
-def fuzz_one(target, sanitizer, seconds, args, extra, inputs=()):
+def fuzz_one(target, sanitizer, seconds, args, extra):
     """@target's campaign under @sanitizer's libFuzzer build (None: AFL++)
-    for @seconds, reading also the corpus directories @inputs."""
+    for @seconds."""
     camp = campaign.Campaign(args.dir, target, sanitizer)
     prepare(camp, args, sanitizer)
     if args.engine == "libfuzzer":
@@ -285,7 +284,7 @@ def fuzz_one(target, sanitizer, seconds, args, extra, inputs=()):
                       else (run_afl, merge_afl))
     crash_signer.thread.start()
     try:
-        rc, said = runner(camp, build, args, extra, status, seconds, inputs)
+        rc, said = runner(camp, build, args, extra, status, seconds)
     finally:
         crash_signer.finish()
     final = status.tick(status.poll)
@@ -375,12 +374,10 @@ def run(args, extra):
     runs = plan(chosen, args)
     args.engine_given = args.engine is not None
     args.engine = args.engine or "libfuzzer"
-    results, corpora = [], {}
+    results = []
     for target, sanitizer, seconds in runs:
-        # a later build of the target reads what the earlier ones found
-        r = fuzz_one(target, sanitizer, seconds, args, extra, corpora.get(target, []))
+        r = fuzz_one(target, sanitizer, seconds, args, extra)
         results.append(r)
-        corpora.setdefault(target, []).append(os.path.join(r["dir"], "corpus"))
         if r["error"]:
             break
     failed, error = False, None
