@@ -151,11 +151,14 @@ def layer(path):
 
 
 def shown(path):
-    """A frame's file as the report's reader finds it: from src/ (a bug's
-    patched copy names the same file), a kernel tree's from mm/ or include/."""
+    """A frame's file as the report's reader finds it: from src/, a bug's
+    patched copy of src/ (build/<tree>/zoo/<bug>/src/) from zoo/<bug>/, a
+    kernel tree's from mm/ or include/."""
     m = OUR_TREE.search(path)
     if m:
-        return "src/%s/%s" % m.groups()
+        bug = re.search(r"(?:^|/)zoo/(bug-[^/]+)/$", path[:m.start() + 1])
+        return "%ssrc/%s/%s" % (("zoo/%s/" % bug.group(1)) if bug else "",
+                                m.group(1), m.group(2))
     m = KERNEL_TREE.search(path)
     if m:
         return m.group(0).lstrip("/")
