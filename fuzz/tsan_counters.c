@@ -14,8 +14,9 @@
  * name: it does not depend on which symbol the linker puts before the
  * section, and no access of the code under test (its globals have
  * sections of their own, its objects are on the heap) can fall in it
- * (sanitizers/README.md). Built without TSan and without coverage; TSan
- * is up before constructors run.
+ * (sanitizers/README.md). Linked into every executable of a libFuzzer +
+ * TSan build (CMakeLists.txt); built without TSan and without coverage.
+ * TSan is up before constructors run.
  */
 #include <stddef.h>
 
