@@ -408,9 +408,13 @@ def register(subparsers):
         "fuzz", help="run fuzzing campaigns (libFuzzer or AFL++)",
         description="Fuzz each target (default: the campaign targets of fuzz/targets.json) "
                     "in a campaign directory (--dir, default out/): DIR/<target>/corpus "
-                    "(seeded from corpus/<target>), crashes/, logs/, stats.csv. A status "
+                    "(seeded from corpus/<target>), crashes/, logs/, stats.csv. Without "
+                    "--sanitizer a libFuzzer campaign runs each target under every build "
+                    "fuzz/targets.json means it for, --time split between them (concurrent: "
+                    "ASan, then TSan in DIR/concurrent-tsan). A status "
                     "line every few seconds; at the end the corpus is merged (-merge=1 / "
-                    "afl-cmin) and one summary line per target is printed; an engine that "
+                    "afl-cmin) and one summary line per target and build is printed, with "
+                    "what each found; an engine that "
                     "did not start or ran nothing fails the command with its own error "
                     "line. Killing a campaign loses no corpus entry and no crash; --resume "
                     "goes on. Unknown flags go to the engine.")
