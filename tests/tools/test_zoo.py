@@ -18,6 +18,8 @@
   must match its patch, another name gets TARGET unless memcg_lru, nothing
   is ever overwritten.
 - `tools/mlf list variants` prints each bug's main Expect: and Summary.
+- the zoo's ctests' judge (tests/tools/judge.py): the first report, as
+  tools/mlf zoo judges it, and a race only after the first input.
 - historical bugs: a Fixed-by: that starts with an upstream commit hash
   makes one; tools/mlf zoo --historical runs exactly those, each with an
   Engine:, and docs/historical.md has a row for each of their commits.
@@ -160,6 +162,46 @@ class ZooRuns(unittest.TestCase):
         self.assertFalse(bugs.catches("rcu.uaf", "rcu.stale|vm.warn"))
         self.assertFalse(bugs.catches("rcu", "rcu.stale|vm.warn"))
         self.assertFalse(bugs.catches(None, "rcu.stale"))
+
+
+class CtestJudge(unittest.TestCase):
+    """tests/tools/judge.py, what zoo/<bug>/empty-corpus and
+    regression/<bug>/caught run: zoo.judge() on the first report, and for
+    a race more than one input."""
+
+    def setUp(self):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import judge
+        self.judge = judge
+        reports = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan_reports")
+        with open(os.path.join(reports, "port-publish-before-init.txt"), encoding="utf-8") as f:
+            self.port = f.read()
+        with open(os.path.join(reports, "counters.txt"), encoding="utf-8") as f:
+            self.counters = f.read()
+
+    def test_a_race_on_the_first_input_fails(self):
+        stats = "stat::number_of_executed_units: %d\n"
+        ok, why = self.judge.verdict(self.port + stats % 1, "race", 2)
+        self.assertFalse(ok)
+        self.assertIn("caught in 1 input", why)
+        ok, why = self.judge.verdict(self.port + stats % 156, "race", 2)
+        self.assertTrue(ok, why)
+        self.assertIn("zoo/bug-publish-before-init/src/mm/vmscan.c:168", why)
+        # no figure at all: not proven
+        self.assertFalse(self.judge.verdict(self.port, "race", 2)[0])
+
+    def test_a_harness_race_never_catches(self):
+        for n in (1, 500):
+            ok, why = self.judge.verdict(
+                self.counters + "stat::number_of_executed_units: %d\n" % n, "race", 2)
+            self.assertFalse(ok)
+            self.assertIn("harness fired, not race", why)
+
+    def test_a_check_is_judged_by_the_first_report(self):
+        text = ("MLF FAILURE: check=lin.final node=0\n  what\n" + self.port)
+        self.assertTrue(self.judge.verdict(text, "race|lin.final")[0])
+        self.assertFalse(self.judge.verdict(text, "race")[0])
+        self.assertFalse(self.judge.verdict("Done 10 runs\n", "race")[0])
 
 
 class Historical(unittest.TestCase):
