@@ -249,7 +249,8 @@ def race_verdict(text, start):
         return ("race-unresolved/" + (top_frame(text, start) or "-"),
                 "data race whose report names no access")
     names = "+".join(a["func"] for a in sides)
-    loc = TSAN_LOCATION.search(text, start)
+    end = TSAN_END.search(text, start)
+    loc = TSAN_LOCATION.search(text, start, end.start() if end else len(text))
     on = " on %s" % loc.group(1).replace("stack of", "a stack") if loc else ""
     lines = " and ".join("%s (%s%s)" % (a["where"], a["func"], "" if a["layer"] == "test" else
                                         ", " + (a["layer"] or "unknown"))
