@@ -205,6 +205,12 @@ class RaceWhere(unittest.TestCase):
                  "    #2 css_release /work/src/mm/memcontrol.c:60:2 (concurrent+0x12cfd7)\n")
         mixed = port.replace(section(port, "  Previous write"), freed)
         self.assertEqual(signatures.signature(mixed), "race/kfree+shrink_many")
+        # a runtime built with line tables: its frames still stand aside
+        rt = freed.replace("#0 free <null>", "#0 free /build/llvm-14/compiler-rt/lib/tsan/rtl/"
+                           "tsan_interceptors_posix.cpp:711:3")
+        self.assertNotEqual(rt, freed)
+        mixed = port.replace(section(port, "  Previous write"), rt)
+        self.assertEqual(signatures.signature(mixed), "race/kfree+shrink_many")
 
     def test_layers(self):
         for path, want in (("/w/src/mm/vmscan.c", "test"),

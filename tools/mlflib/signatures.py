@@ -206,9 +206,10 @@ def access_side(text, start, stop):
     for m in TSAN_FRAME.finditer(text, start, stop):
         func = m.group(2).split("(", 1)[0].strip()
         path, line = FILE_LINE.match(m.group(3)).groups()
+        if func.startswith(NOT_A_FRAME) or func in INTERCEPTED or func == "<null>":
+            # the runtime's, with its source file or without
+            continue
         if path == "<null>":
-            if func.startswith(NOT_A_FRAME) or func in INTERCEPTED or func == "<null>":
-                continue
             return {"layer": "harness", "func": func, "where": "no source (%s)" % func}
         if line and line != "0":
             return {"layer": layer(path), "func": func,
