@@ -29,7 +29,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "kernel"))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
 import extract  # noqa: E402
+from mlflib import signatures  # noqa: E402
 
 # name -> function edited, [(statement, what replaces it)], what must
 # report it, and how tools/mlf kernel fuzz runs
@@ -87,15 +89,19 @@ def apply_bug(tree, bug):
 
 
 def caught(text, bug):
-    """The first report must name the bug: a check, or a sanitizer's kind."""
-    m = re.search(r"MLF FAILURE: check=(\S+)|(?:ERROR|WARNING): \w+Sanitizer: (?:data )?([\w-]+)",
-                  text)
-    if not m:
+    """The first report must name the bug: a check, or a sanitizer's kind
+    (signatures.signature(): a data race is "race" only when both of its
+    accesses are in the code under test, the tree's code or the shim's
+    primitives; one in the harness or libFuzzer is "harness")."""
+    sig = signatures.signature(text)
+    if not sig:
         fail("the run failed without an MLF FAILURE or sanitizer report")
-    name = m.group(1) or m.group(2)
+    name = signatures.check_of(sig)
     if name not in bug["expect"]:
-        fail("caught by %s, expected one of %s" % (name, ", ".join(bug["expect"])))
-    print("hand_bug: caught by %s, as expected" % name, flush=True)
+        fail("caught by %s (%s: %s), expected one of %s"
+             % (name, sig, signatures.message(text), ", ".join(bug["expect"])))
+    print("hand_bug: caught by %s, as expected: %s" % (name, signatures.message(text)),
+          flush=True)
 
 
 def via_cmake(args, tree):

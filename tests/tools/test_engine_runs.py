@@ -14,6 +14,7 @@ holding no input fails too. Run standalone:
 python3 tests/tools/test_engine_runs.py
 """
 import io
+import json
 import os
 import shutil
 import stat
@@ -67,7 +68,7 @@ class FakeEngine(unittest.TestCase):
         self.tmp = tempfile.mkdtemp(prefix="mlf-test-engine-")
         self.build = os.path.join(self.tmp, "build")
         os.makedirs(os.path.join(self.build, "fuzz"))
-        for name in ("memcg_lru", "kernel_diff"):
+        for name in ("memcg_lru", "kernel_diff", "concurrent"):
             path = os.path.join(self.build, "fuzz", name)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(FAKE)
@@ -105,7 +106,7 @@ class FakeEngine(unittest.TestCase):
         (rc, out, err), camp = self.fuzz("refuse")
         self.assertEqual(rc, 2)
         line = self.last_line(err)
-        self.assertTrue(line.startswith("mlf fuzz: memcg_lru: libFuzzer stopped with status 1"),
+        self.assertTrue(line.startswith("mlf fuzz: memcg_lru (asan): libFuzzer stopped with status 1"),
                         line)
         self.assertIn(REFUSAL, line)
         # nothing lost: the working corpus was seeded and is still there
@@ -119,7 +120,44 @@ class FakeEngine(unittest.TestCase):
     def test_fuzz_engine_fuzzes(self):
         (rc, out, err), camp = self.fuzz("fuzz")
         self.assertEqual(rc, 0, err)
-        self.assertIn("memcg_lru: execs=2400,", out)
+        self.assertIn("memcg_lru (asan): execs=2400,", out)
+
+    def test_fuzz_concurrent_under_both_builds(self):
+        # no --sanitizer: the concurrent target's time split between its
+        # ASan and its TSan build, each in its own directory; the summary
+        # names each build
+        camp = os.path.join(self.tmp, "camp")
+        rc, out, err = self.mlf("fuzz", "fuzz", "--target", "concurrent", "--time", "4",
+                                "--status", "0", "--dir", camp)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("concurrent (asan): execs=2400,", out)
+        self.assertIn("concurrent (tsan): execs=2400,", out)
+        with open(self.ran, encoding="utf-8") as f:
+            runs = [line.split() for line in f if "-merge=1" not in line]
+        self.assertEqual(len(runs), 2, runs)
+        asan, tsan = runs
+        self.assertIn("-max_total_time=2", asan)
+        self.assertIn("-max_total_time=2", tsan)
+        self.assertEqual(asan[-1], os.path.join(camp, "concurrent", "corpus"))
+        self.assertEqual(tsan[-1], os.path.join(camp, "concurrent-tsan", "corpus"))
+        for d, san in (("concurrent", "asan"), ("concurrent-tsan", "tsan")):
+            with open(os.path.join(camp, d, "campaign.json"), encoding="utf-8") as f:
+                self.assertEqual(json.load(f)["sanitizer"], san)
+        # one build when --sanitizer says which, the whole --time
+        os.remove(self.ran)
+        rc, out, err = self.mlf("fuzz", "fuzz", "--target", "concurrent", "--time", "4",
+                                "--status", "0", "--dir", os.path.join(self.tmp, "c2"),
+                                "--sanitizer", "tsan")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("(asan)", out)
+        with open(self.ran, encoding="utf-8") as f:
+            self.assertIn("-max_total_time=4", f.readline().split())
+        # a --time too short to split is one error line, before anything runs
+        rc, out, err = self.mlf("fuzz", "fuzz", "--target", "concurrent", "--time", "1",
+                                "--status", "0", "--dir", os.path.join(self.tmp, "c3"))
+        self.assertEqual(rc, 2)
+        self.assertIn("cannot be split", self.last_line(err))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "c3")))
 
     def test_fuzz_wrong_flags_start_nothing(self):
         for flags in (["--jbos", "2"], ["p1-3"]):

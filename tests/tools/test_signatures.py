@@ -4,6 +4,12 @@
 the reports the harness and the sanitizers print (a data race by both of
 its accesses, whichever TSan saw first), and triage's grouping of
 signatures into one line per failure (failure_key, where_line).
+
+A data race is the code under test's (race/...) only when both of its
+accesses are: fed the reports clang 14's TSan printed here
+(tests/tools/tsan_reports/: two races of zoo bugs in the port, one of the
+harness alone, one on libFuzzer's counters) and spliced ones (one access
+in the port, the other in the harness or libFuzzer).
 Run standalone: python3 tests/tools/test_signatures.py"""
 import os
 import sys
@@ -98,7 +104,10 @@ class Race(unittest.TestCase):
             "    #0 shrink_many /m/src/mm/vmscan.c:4896:4 (concurrent+0x11a2f1)\n"
             "    #1 reader_main /m/src/harness/concurrent.c:300:3 (concurrent+0x11a2f1)\n",
             "    [failed to restore the stack]\n")
-        self.assertEqual(signatures.signature(lost), "race/-+hlist_nulls_add_head_rcu")
+        # not shown to be the port's, nor the harness's: no catch either way
+        sig = signatures.signature(lost)
+        self.assertEqual(sig, "race-unresolved/-+hlist_nulls_add_head_rcu")
+        self.assertNotEqual(signatures.check_of(sig), "race")
 
     def test_a_race_is_a_race_to_triage(self):
         sig = signatures.signature(RACE_READER_SECOND)
@@ -111,6 +120,125 @@ class Race(unittest.TestCase):
                          "heap-use-after-free/__hlist_nulls_next")
 
 
+REPORTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan_reports")
+
+
+def report(name):
+    with open(os.path.join(REPORTS, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def section(text, head):
+    """The lines of the report's section that begins with @head ("  Write",
+    "  Previous"), up to the blank line after it."""
+    start = text.index("\n" + head) + 1
+    return text[start:text.index("\n\n", start) + 1]
+
+
+class RaceWhere(unittest.TestCase):
+    """Whose code a race is in, on reports TSan printed."""
+
+    def test_a_race_in_the_port_is_a_race(self):
+        text = report("port-publish-before-init.txt")
+        sig = signatures.signature(text)
+        self.assertEqual(sig, "race/lru_gen_online_memcg+shrink_many")
+        self.assertEqual(signatures.check_of(sig), "race")
+        msg = signatures.message(text)
+        # the two lines, each access's first frame in the code under test
+        self.assertIn("src/mm/vmscan.c:168 (lru_gen_online_memcg)", msg)
+        self.assertIn("src/mm/vmscan.c:340 (shrink_many)", msg)
+        self.assertIn("in the code under test", msg)
+
+    def test_an_inlined_primitive_is_the_ports(self):
+        # hlist_nulls_add_head_rcu() (rculist_nulls.h, inlined into
+        # lru_gen_add_memcg) publishes; shrink_many's read has no line, its
+        # file the scheduler's header: found by where shrink_many is defined
+        text = report("port-plain-publish.txt")
+        self.assertIn("shrink_many /work/wt-tsan/build/fuzz-tsan/zoo/bug-plain-publish/src/"
+                      "kernel/schedule.h (", text)
+        self.assertEqual(signatures.signature(text), "race/hlist_nulls_add_head_rcu+shrink_many")
+        msg = signatures.message(text)
+        # the bug's patched copy of src/ is named as such: its lines are not src/'s
+        self.assertIn("zoo/bug-plain-publish/src/kernel/rculist_nulls.h:74 "
+                      "(hlist_nulls_add_head_rcu)", msg)
+        self.assertIn("zoo/bug-plain-publish/src/mm/vmscan.c, no line (shrink_many)", msg)
+
+    def test_a_race_of_the_harness_is_a_harness_failure(self):
+        text = report("harness.txt")
+        sig = signatures.signature(text)
+        self.assertEqual(sig, "harness/race:task_fn+task_fn")
+        self.assertEqual(signatures.check_of(sig), "harness")
+        self.assertIn("src/harness/sched_engine.c:346 (task_fn, harness)",
+                      signatures.message(text))
+
+    def test_libfuzzers_counters_are_no_catch(self):
+        # the report that made every race bug "caught" at the first input
+        text = report("counters.txt")
+        self.assertIn("Location is global '__stop___libfuzzer_extra_counters'", text)
+        sig = signatures.signature(text)
+        self.assertEqual(sig, "harness/race:mlf_tsan_ignore_begin+mlf_tsan_ignore_begin")
+        self.assertEqual(signatures.check_of(sig), "harness")
+        self.assertIn("src/kernel/sanitizer.h:56", signatures.message(text))
+
+    def test_both_accesses_must_be_the_ports(self):
+        port = report("port-publish-before-init.txt")
+        harness = section(report("harness.txt"), "  Previous write")
+        # the port's read against a write of the harness's
+        mixed = port.replace(section(port, "  Previous write"), harness)
+        self.assertNotEqual(mixed, port)
+        self.assertEqual(signatures.signature(mixed), "harness/race:shrink_many+task_fn")
+        # against an access of libFuzzer's own code (no source file)
+        fuzzer = ("  Previous write of size 1 at 0x7b0c00005b20 by thread T2:\n"
+                  "    #0 fuzzer::Fuzzer::ExecuteCallback(unsigned char const*, unsigned long) "
+                  "<null> (concurrent+0x522f3) (BuildId: 43a2)\n")
+        mixed = port.replace(section(port, "  Previous write"), fuzzer)
+        sig = signatures.signature(mixed)
+        self.assertEqual(sig, "harness/race:fuzzer::Fuzzer::ExecuteCallback+shrink_many")
+        self.assertEqual(signatures.check_of(sig), "harness")
+
+    def test_runtime_frames_stand_for_their_caller(self):
+        # free() called by kfree() (slab.c, a primitive), from the port
+        port = report("port-publish-before-init.txt")
+        freed = ("  Previous write of size 8 at 0x7b0c00005b20 by thread T2:\n"
+                 "    #0 free <null> (concurrent+0x98867) (BuildId: 43a2)\n"
+                 "    #1 kfree /work/src/kernel/slab.c:30:2 (concurrent+0x144a5d)\n"
+                 "    #2 css_release /work/src/mm/memcontrol.c:60:2 (concurrent+0x12cfd7)\n")
+        mixed = port.replace(section(port, "  Previous write"), freed)
+        self.assertEqual(signatures.signature(mixed), "race/kfree+shrink_many")
+        # a runtime built with line tables: its frames still stand aside
+        rt = freed.replace("#0 free <null>", "#0 free /build/llvm-14/compiler-rt/lib/tsan/rtl/"
+                           "tsan_interceptors_posix.cpp:711:3")
+        self.assertNotEqual(rt, freed)
+        mixed = port.replace(section(port, "  Previous write"), rt)
+        self.assertEqual(signatures.signature(mixed), "race/kfree+shrink_many")
+
+    def test_layers(self):
+        for path, want in (("/w/src/mm/vmscan.c", "test"),
+                           ("/w/build/fuzz-tsan/zoo/bug-x/src/kernel/rculist_nulls.h", "test"),
+                           ("/w/src/kernel/spinlock.c", "test"),
+                           ("/w/src/kernel/schedule.c", "harness"),
+                           ("/w/src/kernel/rcu_model.c", "harness"),
+                           ("/w/src/kernel/sanitizer.h", "harness"),
+                           ("/w/src/check/lin.c", "harness"),
+                           ("/w/src/harness/sched_engine.c", "harness"),
+                           ("/w/fuzz/concurrent.c", "harness"),
+                           ("/tree/mm/vmscan.c", "test"),
+                           ("/w/kernel/include/linux/rcupdate.h", "test"),
+                           ("/w/kernel/tree_glue.c", "harness"),
+                           ("<null>", None)):
+            self.assertEqual(signatures.layer(path), want, path)
+
+    def test_shim_files_named_as_primitives_exist(self):
+        kernel = os.path.join(signatures.common.ROOT, "src", "kernel")
+        for name in signatures.UNDER_TEST_SHIM:
+            self.assertTrue(os.path.exists(os.path.join(kernel, name)), name)
+
+    def test_a_harness_race_keeps_its_own_triage_line(self):
+        a, b = "harness/race:task_fn+task_fn", "harness/race:mlf_tsan_ignore_begin+task_fn"
+        self.assertNotEqual(signatures.failure_key(a), signatures.failure_key(b))
+        self.assertEqual(signatures.failure_key("harness/online"), "harness")
+
+
 class Signature(unittest.TestCase):
     def test_check_and_marked_op(self):
         self.assertEqual(signatures.signature(MLF_REPORT), "tail.cache/reclaim")
@@ -120,7 +248,9 @@ class Signature(unittest.TestCase):
                          "heap-use-after-free/__hlist_nulls_next")
 
     def test_first_report_wins(self):
-        self.assertEqual(signatures.signature(TSAN_THEN_WATCHDOG), "race/lru_gen_rotate_memcg")
+        # the report TSan's death path cut short has one access: unresolved
+        self.assertEqual(signatures.signature(TSAN_THEN_WATCHDOG),
+                         "race-unresolved/lru_gen_rotate_memcg")
 
     def test_check_before_sanitizer(self):
         self.assertEqual(signatures.signature(MLF_REPORT + ASAN_REPORT), "tail.cache/reclaim")
@@ -164,8 +294,9 @@ class Signature(unittest.TestCase):
                 "    #1 0x55d0c1a2b3c5 in shrink_many /work/main/src/mm/vmscan.c:4400:3\n")
         self.assertEqual(signatures.signature(text), "SEGV/shrink_many")
         tsan = ("WARNING: ThreadSanitizer: data race (pid=1)\n"
-                "    #0 <null> <null> (x+0x1)\n    #1 lru_gen_rotate_memcg /m/vmscan.c:1 (x+0x2)\n")
-        self.assertEqual(signatures.signature(tsan), "race/lru_gen_rotate_memcg")
+                "    #0 <null> <null> (x+0x1)\n"
+                "    #1 lru_gen_rotate_memcg /m/src/mm/vmscan.c:1 (x+0x2)\n")
+        self.assertEqual(signatures.signature(tsan), "race-unresolved/lru_gen_rotate_memcg")
 
     def test_clean_run(self):
         self.assertIsNone(signatures.signature("INFO: Seed: 1\nDone 10 runs in 0 second(s)\n"))

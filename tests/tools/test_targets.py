@@ -4,7 +4,8 @@
 
 The table is swapped for made-up ones (targets._table) and the CLI must
 follow: the default campaign is the "campaign": true targets in table order
-(and, under --sanitizer tsan, those meant for it), which files are inputs
+(and, under --sanitizer tsan, those meant for it; without --sanitizer each
+under every build it is meant for, --time split), which files are inputs
 follows "inputs", a path's target is any target of the table, the traced
 targets are those with a "trace", and `tools/mlf corpus` refuses a table
 whose "seeds" and its generators disagree. No module but targets.py may
@@ -45,16 +46,21 @@ class Table(unittest.TestCase):
         """The targets `tools/mlf fuzz ARGV` would fuzz, in order (nothing runs)."""
         chosen = []
 
-        def fake(target, args, extra):
-            chosen.append(target)
-            return {"execs": 1, "seconds": 1, "corpus": 0, "cov": 0, "crashes": [],
+        self.runs = []
+
+        def fake(target, sanitizer, seconds, args, extra):
+            self.runs.append((target, sanitizer, seconds))
+            if not chosen or chosen[-1] != target:
+                chosen.append(target)
+            return {"target": target, "build": sanitizer, "dir": "/nowhere",
+                    "execs": 1, "seconds": 1, "corpus": 0, "cov": 0, "crashes": [],
                     "new": [], "groups": [], "rc": 0, "error": None}
 
         saved = fuzz.fuzz_one
         fuzz.fuzz_one = fake
         try:
             with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-                self.assertEqual(main.main(["fuzz", "--time", "1"] + list(argv)), 0)
+                self.assertEqual(main.main(["fuzz", "--time", "2"] + list(argv)), 0)
         finally:
             fuzz.fuzz_one = saved
         return chosen
@@ -67,6 +73,21 @@ class Table(unittest.TestCase):
         want = [t["name"] for t in self.table["targets"] if t["name"] != "nulls_list"]
         self.assertEqual(self.campaign_of(), want)
         self.assertEqual(self.campaign_of("--sanitizer", "tsan"), ["concurrent"])
+        self.assertEqual(self.runs, [("concurrent", "tsan", 2)])
+
+    def test_default_campaign_splits_between_builds(self):
+        # each target under every build the table means it for, --time split
+        self.campaign_of()
+        for t in targets.campaign():
+            meant = targets.get(t)["sanitizers"]
+            mine = [(san, sec) for tt, san, sec in self.runs if tt == t]
+            self.assertEqual([san for san, _ in mine], meant, t)
+            self.assertEqual(sum(sec for _, sec in mine), 2, t)
+        self.assertIn(("concurrent", "asan", 1), self.runs)
+        self.assertIn(("concurrent", "tsan", 1), self.runs)
+        self.campaign_of("--sanitizer", "asan")
+        self.assertIn(("concurrent", "asan", 2), self.runs)
+        self.assertNotIn("tsan", [san for _, san, _ in self.runs])
 
     def test_input_files(self):
         tmp = tempfile.mkdtemp(prefix="mlf-test-targets-")

@@ -6,7 +6,10 @@
   of the reclaim target refuses an isolation variant other than its own.
 - tools/mlf zoo: a run is caught only when the check of the patch's
   Expect: line fires; a run stopped by another check is not caught and is
-  reported with that check (a fake libFuzzer stands in for the build).
+  reported with that check (a fake libFuzzer stands in for the build); a
+  data race catches "race" only in the code under test (TSan's reports of
+  tests/tools/tsan_reports: the port's catches, the harness's and one on
+  libFuzzer's counters fire "harness").
 - regression directories: a bug-* directory's target and check come from
   its patch (with no TARGET or EXPECT file: checked on a copy of
   corpus/regressions without them), others' from a TARGET file, else
@@ -15,6 +18,8 @@
   must match its patch, another name gets TARGET unless memcg_lru, nothing
   is ever overwritten.
 - `tools/mlf list variants` prints each bug's main Expect: and Summary.
+- the zoo's ctests' judge (tests/tools/judge.py): the first report, as
+  tools/mlf zoo judges it, and a race only after the first input.
 - historical bugs: a Fixed-by: that starts with an upstream commit hash
   makes one; tools/mlf zoo --historical runs exactly those, each with an
   Engine:, and docs/historical.md has a row for each of their commits.
@@ -66,9 +71,14 @@ FAKE = r'''#!/usr/bin/env python3
 import os, sys
 check = os.environ["FAKE_CHECK"]
 prefix = [a for a in sys.argv if a.startswith("-artifact_prefix=")][0].split("=", 1)[1]
-sys.stderr.write("INFO: Seed: 1\nMLF FAILURE: check=%s op=2 node=0\n  what was found\n"
-                 "> rotate m1 n0 OLD bin=3\n==9== ERROR: libFuzzer: deadly signal\n"
-                 "stat::number_of_executed_units: 321\n" % check)
+if os.environ.get("FAKE_REPORT"):
+    # a sanitizer's report in place of the check's
+    sys.stderr.write("INFO: Seed: 1\n" + open(os.environ["FAKE_REPORT"]).read() +
+                     "stat::number_of_executed_units: 321\n")
+else:
+    sys.stderr.write("INFO: Seed: 1\nMLF FAILURE: check=%s op=2 node=0\n  what was found\n"
+                     "> rotate m1 n0 OLD bin=3\n==9== ERROR: libFuzzer: deadly signal\n"
+                     "stat::number_of_executed_units: 321\n" % check)
 open(prefix + "crash-abcdef", "wb").write(b"\0\1")
 sys.exit(1)
 '''
@@ -84,6 +94,7 @@ class ZooRuns(unittest.TestCase):
 
     def tearDown(self):
         os.environ.pop("FAKE_CHECK", None)
+        os.environ.pop("FAKE_REPORT", None)
         shutil.rmtree(self.tmp)
 
     def one(self, fired, expected, k):
@@ -118,6 +129,28 @@ class ZooRuns(unittest.TestCase):
         self.assertIn("tail.cache", line)
         self.assertIn("seq.advance x2", line)
 
+    def test_a_race_catches_only_in_the_code_under_test(self):
+        reports = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan_reports")
+        bug = ZOO["bug-publish-before-init"]
+        expected = bug.expect_for("concurrent")
+        self.assertEqual(expected, "race")
+        for k, (name, caught, fired) in enumerate((
+                ("port-publish-before-init.txt", True, "race"),
+                ("harness.txt", False, "harness"),
+                ("counters.txt", False, "harness"))):
+            os.environ["FAKE_REPORT"] = os.path.join(reports, name)
+            r = self.one("-", expected, 10 + k)
+            self.assertEqual((r["caught"], r["check"]), (caught, fired), name)
+        # the table names the two lines of the race
+        row = {"name": bug.name, "target": "concurrent", "expect": expected, "caught_runs": 0,
+               "runs": [r], "other_checks": {"harness": 1}, "median_seconds": None,
+               "median_execs": None}
+        out = io.StringIO()
+        with redirect_stdout(out):
+            zoo.print_table([row])
+        self.assertIn("harness x1", out.getvalue())
+        self.assertIn("src/kernel/sanitizer.h:56 (mlf_tsan_ignore_begin, harness)", out.getvalue())
+
     def test_preset_follows_the_sanitizer(self):
         for b in ZOO.values():
             self.assertEqual(zoo.preset_of(b),
@@ -129,6 +162,46 @@ class ZooRuns(unittest.TestCase):
         self.assertFalse(bugs.catches("rcu.uaf", "rcu.stale|vm.warn"))
         self.assertFalse(bugs.catches("rcu", "rcu.stale|vm.warn"))
         self.assertFalse(bugs.catches(None, "rcu.stale"))
+
+
+class CtestJudge(unittest.TestCase):
+    """tests/tools/judge.py, what zoo/<bug>/empty-corpus and
+    regression/<bug>/caught run: zoo.judge() on the first report, and for
+    a race more than one input."""
+
+    def setUp(self):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import judge
+        self.judge = judge
+        reports = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan_reports")
+        with open(os.path.join(reports, "port-publish-before-init.txt"), encoding="utf-8") as f:
+            self.port = f.read()
+        with open(os.path.join(reports, "counters.txt"), encoding="utf-8") as f:
+            self.counters = f.read()
+
+    def test_a_race_on_the_first_input_fails(self):
+        stats = "stat::number_of_executed_units: %d\n"
+        ok, why = self.judge.verdict(self.port + stats % 1, "race", 2)
+        self.assertFalse(ok)
+        self.assertIn("caught in 1 input", why)
+        ok, why = self.judge.verdict(self.port + stats % 156, "race", 2)
+        self.assertTrue(ok, why)
+        self.assertIn("zoo/bug-publish-before-init/src/mm/vmscan.c:168", why)
+        # no figure at all: not proven
+        self.assertFalse(self.judge.verdict(self.port, "race", 2)[0])
+
+    def test_a_harness_race_never_catches(self):
+        for n in (1, 500):
+            ok, why = self.judge.verdict(
+                self.counters + "stat::number_of_executed_units: %d\n" % n, "race", 2)
+            self.assertFalse(ok)
+            self.assertIn("harness fired, not race", why)
+
+    def test_a_check_is_judged_by_the_first_report(self):
+        text = ("MLF FAILURE: check=lin.final node=0\n  what\n" + self.port)
+        self.assertTrue(self.judge.verdict(text, "race|lin.final")[0])
+        self.assertFalse(self.judge.verdict(text, "race")[0])
+        self.assertFalse(self.judge.verdict("Done 10 runs\n", "race")[0])
 
 
 class Historical(unittest.TestCase):

@@ -71,12 +71,22 @@ def campaign_of(path):
     return None
 
 
-class Campaign:
-    """One target's campaign directory, DIR/<target>/ (docs/campaigns.md)."""
+def campaign_name(target, sanitizer=None):
+    """The directory of @target's campaign under @sanitizer's libFuzzer
+    build: DIR/<target>/ (ASan + UBSan, and AFL++), DIR/<target>-tsan/
+    (ThreadSanitizer). One directory per build: its crash files are signed
+    by its own binary."""
+    return target + "-tsan" if sanitizer == "tsan" else target
 
-    def __init__(self, root, target):
+
+class Campaign:
+    """One target's campaign directory under one build, DIR/<target>/ or
+    DIR/<target>-tsan/ (docs/campaigns.md)."""
+
+    def __init__(self, root, target, sanitizer=None):
         self.target = target
-        self.dir = os.path.join(root, target)
+        self.name = campaign_name(target, sanitizer)
+        self.dir = os.path.join(root, self.name)
         self.corpus = os.path.join(self.dir, "corpus")
         self.crashes = os.path.join(self.dir, "crashes")
         self.logs = os.path.join(self.dir, "logs")
@@ -332,7 +342,7 @@ class Status:
         else:
             rate = "exec/s %d" % r["exec_per_s"]
         return ("%s %d:%02d:%02d  execs %d  %s  corpus %d  cov %d  ft %d  crashes %d  unique %d%s"
-                % (self.camp.target, t // 3600, t // 60 % 60, t % 60, r["execs"], rate,
+                % (self.camp.name, t // 3600, t // 60 % 60, t % 60, r["execs"], rate,
                    r["corpus"], r["cov"], r["ft"], r["crashes"], r["unique"],
                    " (%d not yet run)" % r["unsigned"] if r["unsigned"] else ""))
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """mlf fuzz: fuzzing campaigns with libFuzzer or AFL++, one per target.
 
-A campaign directory (--dir, default out/) holds, per target:
+A campaign directory (--dir, default out/) holds, per target and build
+(<target>/ under ASan + UBSan or AFL++, <target>-tsan/ under TSan):
   <target>/corpus      the working corpus (seeded from corpus/<target>; the
                        repository's corpus is never written)
   <target>/crashes     every crash, timeout and oom file (never deleted)
@@ -11,10 +12,14 @@ A campaign directory (--dir, default out/) holds, per target:
 Both engines write corpus entries and crashes as files as they go, so a
 campaign killed at any point loses neither; --resume goes on from the
 directory. The end-of-run merge (libFuzzer -merge=1 / afl-cmin) writes a
-new directory and swaps it in only once it is complete. One summary line
-per target at the end; an engine that did not start or ran nothing fails
-the command with its own error line. The directory and the status line
-are campaign.py's.
+new directory and swaps it in only once it is complete. Without
+--sanitizer a libFuzzer campaign runs each target under every build
+fuzz/targets.json means it for, its --time split evenly between them
+(concurrent: half under ASan + UBSan, then half under TSan). One
+summary line per
+target and build at the end, with what each found; an engine that did
+not start or ran nothing fails the command with its own error line. The
+directory and the status line are campaign.py's.
 """
 import collections
 import glob
@@ -53,13 +58,14 @@ class Said:
         return "".join(self.errors) + "".join(self.tail)
 
 
-def run_libfuzzer(camp, build, args, extra, status):
-    """The campaign under libFuzzer -fork; returns (status, what it said)."""
+def run_libfuzzer(camp, build, args, extra, status, seconds):
+    """The campaign under libFuzzer -fork for @seconds; returns (status,
+    what it said)."""
     binary_path = builds.binary(build, camp.target)
     os.makedirs(camp.tmp, exist_ok=True)
     cmd = [binary_path] + engine.read_options(camp.target) + [
         "-fork=%d" % args.jobs, "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
-        "-max_total_time=%d" % args.time, "-artifact_prefix=" + camp.crashes + "/"]
+        "-max_total_time=%d" % seconds, "-artifact_prefix=" + camp.crashes + "/"]
     cmd += extra + [camp.corpus]
     log = os.path.join(camp.logs, time.strftime("fuzz-%Y%m%d-%H%M%S.log"))
     common.show(cmd, camp.dir)
@@ -122,9 +128,9 @@ def collect_afl_crashes(camp):
             os.replace(dst + ".part", dst)
 
 
-def run_afl(camp, build, args, extra, status):
-    """The campaign under AFL++ (one -M, JOBS-1 -S); returns (status, what
-    the instances said)."""
+def run_afl(camp, build, args, extra, status, seconds):
+    """The campaign under AFL++ (one -M, JOBS-1 -S) for @seconds; returns
+    (status, what the instances said)."""
     if not os.listdir(camp.corpus):
         with open(os.path.join(camp.corpus, "empty"), "wb") as f:
             f.write(b"\0\0\0")
@@ -136,7 +142,7 @@ def run_afl(camp, build, args, extra, status):
     if engine.mutator() == "ops" and os.path.exists(library):
         env["AFL_CUSTOM_MUTATOR_LIBRARY"] = library
     dict_path = os.path.join(common.FUZZ_DIR, camp.target + ".dict")
-    base = ["afl-fuzz", "-i", camp.corpus, "-o", camp.afl, "-V", str(args.time)]
+    base = ["afl-fuzz", "-i", camp.corpus, "-o", camp.afl, "-V", str(seconds)]
     if os.path.exists(dict_path):
         base += ["-x", dict_path]
     tail = extra + ["--", builds.binary(build, camp.target)]
@@ -208,7 +214,7 @@ def merge_afl(camp, build):
     return None
 
 
-def prepare(camp, args):
+def prepare(camp, args, sanitizer):
     """Check --resume against the directory, recover it, write campaign.json."""
     meta = camp.load_meta()
     if args.resume:
@@ -220,8 +226,11 @@ def prepare(camp, args):
             if mine is not None and mine != meta.get(key):
                 raise common.MlfError("%s was fuzzed with %s=%s, not %s"
                                       % (os.path.relpath(camp.dir), key, meta.get(key), mine))
+        if sanitizer and meta.get("sanitizer") not in (None, sanitizer):
+            # its crash files are signed by that build's binary
+            raise common.MlfError("%s was fuzzed under %s, not %s"
+                                  % (os.path.relpath(camp.dir), meta["sanitizer"], sanitizer))
         args.variant, args.bug = meta.get("variant"), meta.get("bug")
-        args.sanitizer = meta.get("sanitizer", args.sanitizer)
         if not args.engine_given:
             args.engine = meta.get("engine", args.engine)
     elif args.dir_given and camp.exists() and meta:
@@ -237,7 +246,7 @@ def prepare(camp, args):
     targets.seed_working_corpus(camp.target, camp.corpus)
     runs = meta.get("runs", 0) + 1
     camp.save_meta({"target": camp.target, "engine": args.engine,
-                    "sanitizer": args.sanitizer, "variant": args.variant,
+                    "sanitizer": sanitizer, "variant": args.variant,
                     "bug": args.bug, "runs": runs, "started": meta.get("started") or
                     time.strftime("%Y-%m-%dT%H:%M:%S")})
 
@@ -254,11 +263,13 @@ def snapshot_binary(camp, build):
     return own
 
 
-def fuzz_one(target, args, extra):
-    camp = campaign.Campaign(args.dir, target)
-    prepare(camp, args)
+def fuzz_one(target, sanitizer, seconds, args, extra):
+    """@target's campaign under @sanitizer's libFuzzer build (None: AFL++)
+    for @seconds."""
+    camp = campaign.Campaign(args.dir, target, sanitizer)
+    prepare(camp, args, sanitizer)
     if args.engine == "libfuzzer":
-        preset = "fuzz-tsan" if args.sanitizer == "tsan" else "fuzz"
+        preset = "fuzz-tsan" if sanitizer == "tsan" else "fuzz"
     else:
         preset = "afl"
     build = snapshot_binary(camp, builds.ensure_built(preset, args.variant, args.bug,
@@ -273,7 +284,7 @@ def fuzz_one(target, args, extra):
                       else (run_afl, merge_afl))
     crash_signer.thread.start()
     try:
-        rc, said = runner(camp, build, args, extra, status)
+        rc, said = runner(camp, build, args, extra, status, seconds)
     finally:
         crash_signer.finish()
     final = status.tick(status.poll)
@@ -284,7 +295,8 @@ def fuzz_one(target, args, extra):
     if args.merge and not error:
         error = merger(camp, build)
         final["corpus"] = common.count_files(camp.corpus)
-    return {"execs": execs, "seconds": time.monotonic() - status.start,
+    return {"target": target, "build": sanitizer or args.engine, "dir": camp.dir,
+            "execs": execs, "seconds": time.monotonic() - status.start,
             "corpus": final["corpus"], "cov": final["cov"], "crashes": crashes, "new": new,
             "groups": signer.groups(crashes), "rc": rc, "error": error}
 
@@ -297,6 +309,34 @@ def check_target(target, sanitizer):
     if sanitizer not in meant:
         raise common.MlfError("%s is not fuzzed under %s (fuzz/targets.json: %s)"
                               % (target, sanitizer, ", ".join(meant) or "none"))
+
+
+def plan(chosen, args):
+    """[(target, sanitizer, seconds)]: the campaigns of the command, in
+    order. A libFuzzer campaign runs under --sanitizer's build, else under
+    every build fuzz/targets.json means the target for (with --resume,
+    those its campaign directories hold), --time split evenly between them;
+    an AFL++ campaign has one build (sanitizer None)."""
+    runs = []
+    for target in chosen:
+        if engine_of(target, args) != "libfuzzer":
+            runs.append((target, None, args.time))
+            continue
+        if args.sanitizer:
+            builds_ = [args.sanitizer]
+        else:
+            builds_ = targets.get(target).get("sanitizers") or ["asan"]
+            if args.resume:
+                builds_ = [s for s in builds_
+                           if campaign.Campaign(args.dir, target, s).load_meta()] or builds_[:1]
+        share, rest = divmod(args.time, len(builds_))
+        if not share:
+            raise common.MlfError("--time %d cannot be split between %s's %s builds; give at "
+                                  "least %d, or one --sanitizer" % (
+                                      args.time, target, " and ".join(builds_), len(builds_)))
+        for i, san in enumerate(builds_):
+            runs.append((target, san, share + (1 if i < rest else 0)))
+    return runs
 
 
 def engine_of(target, args):
@@ -312,10 +352,15 @@ def engine_of(target, args):
 def run(args, extra):
     engine.set_mutator(args.mutator)
     if args.target:
-        check_target(args.target, args.sanitizer)
+        if args.sanitizer:
+            check_target(args.target, args.sanitizer)
+        elif args.target not in targets.names():
+            raise common.MlfError("unknown target %r (have: %s)"
+                                  % (args.target, ", ".join(targets.names())))
         chosen = [args.target]
     else:
-        chosen = [t for t in targets.campaign() if t in targets.for_sanitizer(args.sanitizer)]
+        chosen = [t for t in targets.campaign()
+                  if not args.sanitizer or t in targets.for_sanitizer(args.sanitizer)]
     if args.time <= 0 or args.jobs <= 0:
         raise common.MlfError("--time and --jobs must be positive")
     args.dir_given = args.dir is not None
@@ -326,18 +371,21 @@ def run(args, extra):
         variants.check(args.variant, args.bug)
     if any(engine_of(t, args) == "libfuzzer" for t in chosen):
         engine.check_libfuzzer_args(extra, "tools/mlf fuzz")
+    runs = plan(chosen, args)
     args.engine_given = args.engine is not None
     args.engine = args.engine or "libfuzzer"
-    results = {}
-    for target in chosen:
-        results[target] = fuzz_one(target, args, extra)
-        if results[target]["error"]:
+    results = []
+    for target, sanitizer, seconds in runs:
+        r = fuzz_one(target, sanitizer, seconds, args, extra)
+        results.append(r)
+        if r["error"]:
             break
     failed, error = False, None
-    for target, r in results.items():
+    for r in results:
         rate = r["execs"] / r["seconds"] if r["seconds"] > 0 else 0
+        label = "%s (%s)" % (r["target"], r["build"])
         print("%s: execs=%d, exec/s=%d, corpus=%d, cov=%d, crashes=%d (%d new), "
-              "unique failures=%d" % (target, r["execs"], rate, r["corpus"], r["cov"],
+              "unique failures=%d" % (label, r["execs"], rate, r["corpus"], r["cov"],
                                       len(r["crashes"]), len(r["new"]), len(r["groups"])))
         for key, files, msg, sigs in r["groups"]:
             print("  %-40s x%-4d %s  (tools/mlf minimize %s)"
@@ -345,8 +393,11 @@ def run(args, extra):
             where = signatures.where_line(key, sigs)
             if where:
                 print("  %-40s %s" % ("", where))
+            if key.startswith(("race", "harness/race:")):
+                # a race's two accesses, and whether both are the port's
+                print("  %-40s %s" % ("", msg))
         failed |= bool(r["new"])
-        error = error or (r["error"] and "%s: %s" % (target, r["error"]))
+        error = error or (r["error"] and "%s: %s" % (label, r["error"]))
     if error:
         raise common.MlfError(error)
     return 1 if failed else 0
@@ -357,9 +408,13 @@ def register(subparsers):
         "fuzz", help="run fuzzing campaigns (libFuzzer or AFL++)",
         description="Fuzz each target (default: the campaign targets of fuzz/targets.json) "
                     "in a campaign directory (--dir, default out/): DIR/<target>/corpus "
-                    "(seeded from corpus/<target>), crashes/, logs/, stats.csv. A status "
+                    "(seeded from corpus/<target>), crashes/, logs/, stats.csv. Without "
+                    "--sanitizer a libFuzzer campaign runs each target under every build "
+                    "fuzz/targets.json means it for, --time split between them (concurrent: "
+                    "ASan, then TSan in DIR/concurrent-tsan). A status "
                     "line every few seconds; at the end the corpus is merged (-merge=1 / "
-                    "afl-cmin) and one summary line per target is printed; an engine that "
+                    "afl-cmin) and one summary line per target and build is printed, with "
+                    "what each found; an engine that "
                     "did not start or ran nothing fails the command with its own error "
                     "line. Killing a campaign loses no corpus entry and no crash; --resume "
                     "goes on. Unknown flags go to the engine.")
@@ -367,7 +422,8 @@ def register(subparsers):
                    % ", ".join(targets.campaign()))
     p.add_argument("--engine", choices=["libfuzzer", "afl"],
                    help="libfuzzer (default; -fork=JOBS) or afl (one -M, JOBS-1 -S)")
-    p.add_argument("--time", type=int, default=60, help="seconds per target (default 60)")
+    p.add_argument("--time", type=int, default=60,
+                   help="seconds per target (default 60), split between its builds")
     p.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes per target")
     p.add_argument("--dir", help="campaign directory (default out/)")
     p.add_argument("--resume", action="store_true",
@@ -379,9 +435,11 @@ def register(subparsers):
     p.add_argument("--verbose", action="store_true", help="also show the engine's output")
     p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)
     p.add_argument("--bug", help="bug variant (bug-...) on top of the variant")
-    p.add_argument("--sanitizer", choices=["asan", "tsan"], default="asan",
-                   help="libFuzzer build: asan (ASan+UBSan, preset fuzz; default) or tsan "
+    p.add_argument("--sanitizer", choices=["asan", "tsan"],
+                   help="libFuzzer build: asan (ASan+UBSan, preset fuzz) or tsan "
                         "(ThreadSanitizer, preset fuzz-tsan: the targets fuzz/targets.json "
-                        "means for it, %s)" % ", ".join(targets.for_sanitizer("tsan")))
+                        "means for it, %s; in DIR/<target>-tsan). Default: every build "
+                        "fuzz/targets.json means the target for, --time split evenly "
+                        "between them" % ", ".join(targets.for_sanitizer("tsan")))
     engine.add_mutator_argument(p)
     p.set_defaults(func=run, passthrough=True)

@@ -5,9 +5,14 @@ A failure's signature is the check name and the kind of the failing op
 (tail.cache/rotate), or the sanitizer report's kind and top frame
 (heap-use-after-free/lru_gen_rotate_memcg; a leak by the allocator's
 caller; UBSan's by its error and function, signed-integer-overflow/
-lru_gen_rotate_memcg); a data race names both of its
-accesses, in name order (race/hlist_nulls_add_head_rcu+shrink_many), so
-that it does not depend on which access TSan saw first. Signer runs crash
+lru_gen_rotate_memcg). A data race names both of its accesses, in name
+order, so that it does not depend on which access TSan saw first, and
+is the code under test's only when both accesses are
+(race/hlist_nulls_add_head_rcu+shrink_many); a race with an access in
+the harness, the engine or libFuzzer is a harness failure
+(harness/race:mlf_tsan_ignore_begin+task_fn), one with a stack TSan
+could not restore race-unresolved/... (race_verdict() says how frames
+are classified). Signer runs crash
 files through one binary and caches their signatures by content; triage
 groups signatures into one line per failure (failure_key, where_line). A
 library module (see __init__.py).
@@ -25,7 +30,7 @@ from . import common
 NO_REPRO = "no-repro/-"
 # part of the signature cache's key: a cache written by a version that
 # named failures otherwise (one side of a race) is not read
-FORMAT = 2
+FORMAT = 3
 
 # not anchored: another thread's output may share the line ("MS: 0 MLF FAILURE")
 MLF_FAILURE = re.compile(r"MLF FAILURE: check=(\S+)(?: op=(\d+))?")
@@ -89,10 +94,136 @@ def ubsan_kind(rest):
     return "-".join(re.findall(r"[\w-]+", phrase)) or "undefined-behavior"
 
 
+# ---- ThreadSanitizer: whose code a race is in ----
+#
+# A race is the code under test's when both of its accesses are. An
+# access is the code whose frame is innermost in its stack, after the
+# runtime's own frames (TSan's entry points and interceptors: memcpy,
+# free, ... are called by the code that made the access):
+# - under test: src/mm/ (the port), and the shim's files that stand for a
+#   kernel API (UNDER_TEST_SHIM); an inlined primitive reports as its own
+#   frame (hlist_nulls_add_head_rcu in rculist_nulls.h), so a primitive
+#   called from the port is the port's. A kernel tree's cut code
+#   (mm/*.c, include/linux/*.h) too.
+# - the harness: the rest of src/kernel/ (the scheduler and the engine:
+#   schedule.c, fiber.c, explore.c, rcu_model.c, report.c, task.c,
+#   trace.c, sanitizer.h, ...), src/check/, src/harness/, fuzz/, the
+#   kernel tree's glue, and code with no source file (libFuzzer,
+#   compiler-rt, libc).
+# - a frame without a line (the compiler merged the instruction of several
+#   lines and kept none; its file is then not where the function is): by
+#   the file that defines its function, looked up in the sources.
+UNDER_TEST_SHIM = frozenset((
+    "bitops.h", "blkdev.h", "bug.h", "compiler.h", "irqflags.h", "kernel.h", "list.h",
+    "list_nulls.h", "nodemask.h", "poison.h", "random.h", "rcu.c", "rcu_head.h",
+    "rculist_nulls.h", "rcupdate.h", "sched.h", "slab.c", "slab.h", "spinlock.c",
+    "spinlock.h", "types.h"))
+# the runtime's frames with no source file that stand for their caller
+INTERCEPTED = frozenset(ALLOCATORS + (
+    "free", "cfree", "reallocarray", "valloc", "pvalloc", "memcpy", "memmove", "memset",
+    "memcmp", "bcmp", "strlen", "strnlen", "strcpy", "strncpy", "strcmp", "strncmp",
+    "strchr", "strrchr", "strstr"))
+# "    #0 func file:line:col (module+0x1a2b) (BuildId: 3c4d)"; func may
+# hold spaces (a C++ signature), file is "<null>" when unknown
+TSAN_FRAME = re.compile(r"^\s+#(\d+) (.+) (\S+) \([^()\s]+\+0x[0-9a-f]+\)"
+                        r"(?: \(BuildId: [0-9a-f]+\))?[ \t]*$", re.M)
+FILE_LINE = re.compile(r"^(.+?)(?::(\d+)(?::\d+)?)?$")
+OUR_TREE = re.compile(r"(?:^|/)src/(mm|kernel|check|harness)/([^/]+)$")
+KERNEL_TREE = re.compile(r"(?:^|/)(?:mm/[^/]+\.[ch]|include/linux/[^/]+\.h)$")
+TSAN_LOCATION = re.compile(r"^  Location is (global '[^']+'|heap block|stack of)", re.M)
+# a kernel-style definition: at the start of a line, NAME( ... ) then {
+DEFINITION = re.compile(r"^(?![#\s])[A-Za-z_][\w \t*]*?\b([A-Za-z_]\w*)\([^;{}]*\)[^;{}()]*\{",
+                        re.M)
+_DEFINITIONS = {}
+
+
+def layer(path):
+    """"test" (the code under test), "harness" or None (no source file) for
+    a frame's file."""
+    if not path or path == "<null>":
+        return None
+    m = OUR_TREE.search(path)
+    if m:
+        if m.group(1) == "mm" or (m.group(1) == "kernel" and m.group(2) in UNDER_TEST_SHIM):
+            return "test"
+        return "harness"
+    return "test" if KERNEL_TREE.search(path) else "harness"
+
+
+def shown(path):
+    """A frame's file as the report's reader finds it: from src/, a bug's
+    patched copy of src/ (build/<tree>/zoo/<bug>/src/) from zoo/<bug>/, a
+    kernel tree's from mm/ or include/."""
+    m = OUR_TREE.search(path)
+    if m:
+        bug = re.search(r"(?:^|/)zoo/(bug-[^/]+)/$", path[:m.start() + 1])
+        return "%ssrc/%s/%s" % (("zoo/%s/" % bug.group(1)) if bug else "",
+                                m.group(1), m.group(2))
+    m = KERNEL_TREE.search(path)
+    if m:
+        return m.group(0).lstrip("/")
+    return os.path.relpath(path, common.ROOT) if path.startswith(common.ROOT + "/") else path
+
+
+def definitions(root):
+    """{function: {file}} of the functions defined in the sources under
+    @root (a src/ tree: mm, kernel, check, harness) and in fuzz/."""
+    if root not in _DEFINITIONS:
+        found = {}
+        dirs = [os.path.join(root, d) for d in ("mm", "kernel", "check", "harness")]
+        for d in dirs + [common.FUZZ_DIR]:
+            for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+                if not name.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(d, name)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    for fn in DEFINITION.findall(f.read()):
+                        found.setdefault(fn, set()).add(path)
+        _DEFINITIONS[root] = found
+    return _DEFINITIONS[root]
+
+
+def lineless_layer(func, path):
+    """(layer, file) of a frame that has no line: its function's, by the
+    file that defines it in the report's own tree (a bug's copy of src/)
+    or else the repository's; (None, None) when no file or several of
+    different layers do."""
+    m = OUR_TREE.search(path)
+    tree = path[:m.start()] + ("/" if m.group(0).startswith("/") else "") + "src" if m else ""
+    root = tree if tree and os.path.isdir(tree) else os.path.join(common.ROOT, "src")
+    defs = definitions(root).get(func, set())
+    if path in defs:
+        return layer(path), path
+    layers = {layer(d) for d in defs}
+    if len(layers) == 1:
+        return layers.pop(), sorted(defs)[0]
+    return None, None
+
+
+def access_side(text, start, stop):
+    """Whose one access of a race report is (text[start:stop], its stack):
+    {"layer": test / harness / None (no stack), "func", "where"}."""
+    for m in TSAN_FRAME.finditer(text, start, stop):
+        func = m.group(2).split("(", 1)[0].strip()
+        path, line = FILE_LINE.match(m.group(3)).groups()
+        if func.startswith(NOT_A_FRAME) or func in INTERCEPTED or func == "<null>":
+            # the runtime's, with its source file or without
+            continue
+        if path == "<null>":
+            return {"layer": "harness", "func": func, "where": "no source (%s)" % func}
+        if line and line != "0":
+            return {"layer": layer(path), "func": func,
+                    "where": "%s:%s" % (shown(path), line)}
+        kind, defined = lineless_layer(func, path)
+        return {"layer": kind, "func": func,
+                "where": "%s, no line" % shown(defined or path)}
+    return {"layer": None, "func": "-", "where": "no stack"}
+
+
 def race_sides(text, start):
-    """The top frames of a TSan race report's two accesses (the one TSan
-    caught and the "Previous" one), sorted; one name when the report has no
-    previous access, "-" for a side whose stack TSan could not restore."""
+    """The two accesses of a TSan race report (the one TSan caught and the
+    "Previous" one) as access_side() gives them, sorted by function; one
+    when the report has no previous access."""
     end = TSAN_END.search(text, start)
     end = end.start() if end else len(text)
     sections = list(TSAN_SECTION.finditer(text, start, end))
@@ -101,10 +232,38 @@ def race_sides(text, start):
         if i > 0 and not sec.group(1).startswith("Previous"):
             continue
         stop = sections[i + 1].start() if i + 1 < len(sections) else end
-        sides.append(top_frame(text, sec.end(), stop) or "-")
+        sides.append(access_side(text, sec.end(), stop))
         if len(sides) == 2:
             break
-    return sorted(sides)
+    return sorted(sides, key=lambda a: (a["func"], a["where"]))
+
+
+def race_verdict(text, start):
+    """(signature, message) of the TSan race report after text[start]:
+    race/... when both accesses are the code under test's, harness/race:...
+    when one is the harness's, the engine's or libFuzzer's, race-unresolved/
+    ... when a stack is missing (TSan could not restore it, or the report
+    has one access); the message names each access's file:line."""
+    sides = race_sides(text, start)
+    if not sides:
+        # no access sections at all (a report cut short)
+        return ("race-unresolved/" + (top_frame(text, start) or "-"),
+                "data race whose report names no access")
+    names = "+".join(a["func"] for a in sides)
+    end = TSAN_END.search(text, start)
+    loc = TSAN_LOCATION.search(text, start, end.start() if end else len(text))
+    on = " on %s" % loc.group(1).replace("stack of", "a stack") if loc else ""
+    lines = " and ".join("%s (%s%s)" % (a["where"], a["func"], "" if a["layer"] == "test" else
+                                        ", " + (a["layer"] or "unknown"))
+                         for a in sides)
+    layers = [a["layer"] for a in sides]
+    if len(sides) == 2 and layers == ["test", "test"]:
+        return "race/" + names, "data race in the code under test%s: %s" % (on, lines)
+    if "harness" in layers:
+        return ("harness/race:" + names,
+                "data race in the harness, not the code under test%s: %s" % (on, lines))
+    return ("race-unresolved/" + names,
+            "data race with an access TSan gave no stack for%s: %s" % (on, lines))
 
 
 def signature(text):
@@ -126,9 +285,7 @@ def signature(text):
     if s:
         kind = sanitizer_kind(s.group(2))
         if kind == "race" and s.group(1) == "ThreadSanitizer":
-            sides = race_sides(text, s.end())
-            if sides:
-                return "race/" + "+".join(sides)
+            return race_verdict(text, s.end())[0]
         skip = ALLOCATORS if s.group(1) == "LeakSanitizer" else ()
         return "%s/%s" % (kind, top_frame(text, s.end(), skip=skip) or "-")
     return None
@@ -145,14 +302,16 @@ def check_of(sig):
 
 
 def message(text):
-    """The check's message (the line after MLF FAILURE), or the sanitizer's."""
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith("MLF FAILURE:"):
-            rest = lines[i + 1].strip() if i + 1 < len(lines) else ""
-            return rest or line
+    """The first report's message: a check's (the line after MLF FAILURE),
+    a race's accesses (race_verdict()), or the sanitizer's line."""
     m = SANITIZER.search(text)
+    f = re.search(r"^MLF FAILURE:.*$", text, re.M)
+    if f and not (m and m.start() < f.start()):
+        rest = text[f.end() + 1:].split("\n", 1)[0].strip()
+        return rest or f.group(0)
     if m:
+        if m.group(1) == "ThreadSanitizer" and sanitizer_kind(m.group(2)) == "race":
+            return race_verdict(text, m.end())[1]
         return text[m.start():].splitlines()[0].split("==: ", 1)[-1].strip()
     return ""
 
@@ -169,8 +328,11 @@ def failure_key(sig, by="check"):
     """What tells two failures apart. By check: one defect is one line
     although the op that meets it differs from input to input (a stale
     tail[][] is met by whichever op deletes next: rotate, offline, release,
-    soft or reclaim). A sanitizer report keeps its kind and top frame."""
-    if by == "signature" or not sig or not is_check_signature(sig):
+    soft or reclaim). A sanitizer report keeps its kind and top frame, a
+    race (harness/race:... too) both of its accesses."""
+    if by == "signature" or not sig or not is_check_signature(sig) or sig.startswith(
+            "harness/race:"):
+        # a harness race is a sanitizer report: kept apart by its accesses
         return sig
     return check_of(sig)
 

@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """mlf test: the whole test suite, what CI runs.
 
-For each preset (dev with gcc, asan and tsan with clang, and fuzz when clang's
-libFuzzer is there): configure and build through ensure_built(), then ctest
-with the preset's sanitizer options. A preset that fails does not stop the
-next one: CI should show every failure of a run, not the first.
+For each preset (dev with gcc, asan and tsan with clang, and fuzz and
+fuzz-tsan when clang's libFuzzer is there): configure and build through
+ensure_built(), then ctest with the preset's sanitizer options. Of
+fuzz-tsan the default run takes the tests only that build runs (label
+fuzz-tsan: the concurrent target clean on every correct variant, the zoo's
+scheduled bugs and their reproducers under TSan); the rest are the tsan
+preset's tests again. --preset fuzz-tsan runs all of them. A preset that
+fails does not stop the next one: CI should show every failure of a run,
+not the first.
 """
 import os
 import subprocess
@@ -16,17 +21,19 @@ from . import common
 from . import builds
 
 DEFAULT_PRESETS = ["dev", "asan", "tsan"]
+# presets whose default run takes only the tests of a ctest label
+DEFAULT_LABELS = {"fuzz-tsan": "fuzz-tsan"}
 JUNIT = "mlf-ctest.xml"
 
 
-def libfuzzer_available():
-    """True if clang links a libFuzzer target with ASan + UBSan here."""
+def libfuzzer_available(sanitizers="address,undefined"):
+    """True if clang links a libFuzzer target with @sanitizers here."""
     with tempfile.TemporaryDirectory(prefix="mlf-probe-") as tmp:
         src = os.path.join(tmp, "probe.c")
         with open(src, "w", encoding="utf-8") as f:
             f.write("int LLVMFuzzerTestOneInput(const unsigned char *d, "
                     "unsigned long n) { return 0; }\n")
-        cmd = ["clang", "-fsanitize=fuzzer,address,undefined", src,
+        cmd = ["clang", "-fsanitize=fuzzer," + sanitizers, src,
                "-o", os.path.join(tmp, "probe")]
         try:
             proc = common.run(cmd, check=False, stdout=subprocess.DEVNULL,
@@ -43,6 +50,11 @@ def default_presets():
     else:
         print("mlf test: clang cannot link libFuzzer targets, skipping the fuzz preset",
               flush=True)
+    if libfuzzer_available("thread"):
+        presets.append("fuzz-tsan")
+    else:
+        print("mlf test: clang cannot link libFuzzer targets with TSan, skipping the "
+              "fuzz-tsan preset", flush=True)
     return presets
 
 
@@ -64,10 +76,14 @@ def junit_counts(path):
     return passed, failed, skipped
 
 
-def test_preset(preset, extra):
-    """Build and test one preset; returns a result dict for the summary."""
+def test_preset(preset, extra, label=None):
+    """Build and test one preset (with @label, only the tests of that
+    ctest label); returns a result dict for the summary."""
     start = time.monotonic()
     result = {"preset": preset, "passed": 0, "failed": 0, "skipped": 0}
+    if label:
+        extra = ["-L", label] + list(extra)
+        result["label"] = label
     try:
         build = builds.ensure_built(preset)
     except common.MlfError as e:
@@ -113,13 +129,17 @@ def run(args, extra):
     for p in presets:
         builds.check_preset(p)
     total_start = time.monotonic()
-    results = [test_preset(p, extra) for p in presets]
+    # the default run: of some presets only their own tests
+    labels = {} if args.preset else DEFAULT_LABELS
+    results = [test_preset(p, extra, labels.get(p)) for p in presets]
     print("\nmlf test summary:")
     failed_presets = 0
     for r in results:
         line = "  %-9s %-13s %4d passed, %d failed, %d skipped  (%.0f s)" % (
             r["preset"], r["status"], r["passed"], r["failed"], r["skipped"],
             r["seconds"])
+        if r.get("label"):
+            line += "  label %s" % r["label"]
         if r.get("detail"):
             line += "  " + r["detail"]
         print(line)
@@ -141,11 +161,13 @@ def register(subparsers):
     p = subparsers.add_parser(
         "test", help="build and run the whole test suite (what CI runs)",
         description="Configure, build and ctest the dev (gcc), asan (clang ASan+UBSan) "
-                    "and tsan (clang TSan) presets, and fuzz when clang's libFuzzer is "
-                    "available. Arguments mlf does not know go to ctest "
-                    "(for example -R list or -V).")
+                    "and tsan (clang TSan) presets, and fuzz and fuzz-tsan when clang's "
+                    "libFuzzer is available (of fuzz-tsan the tests labelled fuzz-tsan, "
+                    "the ones only that build runs). Arguments mlf does not know go to "
+                    "ctest (for example -R list or -V).")
     p.add_argument("--preset", action="append",
-                   help="test only this preset (repeatable; default dev, asan, tsan, fuzz)")
+                   help="test only this preset, all of its tests (repeatable; default dev, "
+                        "asan, tsan, fuzz, fuzz-tsan)")
     p.add_argument("--quick", action="store_true",
                    help="only the dev preset, for a fast check before a commit")
     p.set_defaults(func=run, passthrough=True)

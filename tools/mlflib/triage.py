@@ -6,7 +6,9 @@ inputs. Each file is run once (through the copy of the fuzz binary the
 campaign ran, so sanitizer reports show too; elsewhere through the replay
 driver of the variant and bug given, as minimize does) and keyed by
 signatures.signature(): the check name and the failing op kind, or the
-sanitizer report kind and top frame (a race: both accesses' frames).
+sanitizer report kind and top frame (a race: both accesses' frames, and
+whether both are in the code under test: race/..., or the harness's:
+harness/race:...; its line names the two accesses' file:line).
 Signatures are cached per campaign in
 <target>/signatures.json, keyed by the file's content, so the status line
 of `mlf fuzz` and later triage runs replay each crash only once.
@@ -60,7 +62,9 @@ def run(args, extra):
             # the binary the campaign ran (fuzz preset, its variant and bug)
             cand = os.path.join(camp, "build", "fuzz", target)
             own = cand if os.path.exists(cand) else None
-        signer = signer_for(target, variant, bug, args.preset or "dev", camp, signers, own)
+        # a TSan campaign's race shows only in a TSan build
+        preset = args.preset or ("fuzz-tsan" if meta.get("sanitizer") == "tsan" else "dev")
+        signer = signer_for(target, variant, bug, preset, camp, signers, own)
         sig, msg = signer.sign(path)
         entry = groups.setdefault((target, signatures.failure_key(sig, args.by)),
                                   {"files": [], "msg": msg, "sigs": {}})
@@ -103,7 +107,8 @@ def register(subparsers):
                         "always told apart by kind and top frame")
     p.add_argument("--preset",
                    help="build that runs the files: dev (the replay driver, as minimize "
-                        "uses; the default) or fuzz (libFuzzer with ASan+UBSan). A campaign's "
+                        "uses; the default, or fuzz-tsan's for a TSan campaign) or fuzz "
+                        "(libFuzzer with ASan+UBSan). A campaign's "
                         "files run through the copy of the binary it ran, unless --preset, "
                         "--variant, --bug or --rebuild says otherwise")
     p.set_defaults(func=run)

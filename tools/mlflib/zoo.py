@@ -6,7 +6,9 @@ name: build it, fuzz that target from an EMPTY corpus with one libFuzzer
 worker, --runs times (different seeds), and record whether the check the
 line expects fired, the seconds and execs to the first failure. A run that
 fails with another check is not caught: it is reported with the check that
-did fire. Then minimize the first catching run's reproducer for the main
+did fire; a data race is "race" only when both of its accesses are in the
+code under test (one in the harness, the engine or libFuzzer fires
+"harness"), and the table says the two lines of each. Then minimize the first catching run's reproducer for the main
 target (the first Expect: line) and file it under corpus/regressions/<bug>/
 (never over an existing one). Prints a table and, with --json, writes one
 object per bug and target.
@@ -57,7 +59,10 @@ def preset_of(bug):
 
 
 def judge(sig, expected):
-    """(caught, what fired) of a run whose first report is @sig."""
+    """(caught, what fired) of a run whose first report is @sig. A data
+    race is "race" only when both of its accesses are in the code under
+    test (signatures.race_verdict()): one in the harness, the engine or
+    libFuzzer fires "harness", and catches nothing."""
     fired = signatures.check_of(sig)
     return bugs.catches(fired, expected), fired
 
@@ -86,13 +91,14 @@ def one_run(binary, target, expected, out, budget, seed, extra):
     why = engine.not_run("libFuzzer", proc.returncode, proc.stderr, execs, bool(crashes))
     if why:
         raise common.MlfError("%s: %s" % (os.path.basename(binary), why))
-    sig = None
+    sig = msg = None
     if crashes:
         # a crash file without a report of its own: what libFuzzer saved it as
         sig = signatures.signature(proc.stderr) or signatures.fallback_signature(crashes[0])
+        msg = signatures.message(proc.stderr)
     caught, fired = judge(sig, expected)
     return {"seed": seed, "caught": caught, "check": fired, "signature": sig,
-            "seconds": round(seconds, 2), "execs": execs,
+            "message": msg, "seconds": round(seconds, 2), "execs": execs,
             "crash": crashes[0] if crashes else None}
 
 
@@ -181,6 +187,15 @@ def print_table(rows, historical=False):
             "%.2f" % r["max_seconds"] if r.get("max_seconds") is not None else "-",
             "%d" % r["median_execs"] if r["median_execs"] is not None else "-",
             ", ".join("%s x%d" % kv for kv in sorted(r["other_checks"].items())) or "-")))
+    # where each data race was, caught or not: its two accesses' lines
+    for r in rows:
+        races = {}
+        for run in r["runs"]:
+            sig = run.get("signature") or ""
+            if sig.startswith(("race", "harness/race:")) and run.get("message"):
+                races[run["message"]] = races.get(run["message"], 0) + 1
+        for msg, n in sorted(races.items(), key=lambda kv: -kv[1]):
+            print("  %s: %s (%d run%s)" % (r["name"], msg, n, "" if n == 1 else "s"))
 
 
 def run(args, extra):
