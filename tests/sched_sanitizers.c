@@ -14,6 +14,10 @@
  *   relaxed  READ_ONCE / WRITE_ONCE on both sides: none
  *   uaf      t1 reads what t0 freed (plainly, outside the quarantine):
  *            an ASan report
+ *   quarantine  t1 reads plainly what t0 freed with kfree_poisoned(),
+ *            which a scheduled run keeps in the RCU model's quarantine:
+ *            an ASan report too (use-after-poison), where no scheduling
+ *            point would have seen it
  *
  * It prints "clean" when the run ends without a report.
  */
@@ -64,6 +68,11 @@ static void task(int t, void *arg)
 			free(obj);
 		else
 			printf("read %d\n", obj->value);
+	} else if (!strcmp(mode, "quarantine")) {
+		if (t == 0)
+			kfree_poisoned(obj, sizeof(*obj));
+		else
+			printf("read %d\n", obj->value);
 	}
 }
 
@@ -78,7 +87,7 @@ int main(int argc, char **argv)
 	};
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: sched_sanitizers race|locked|rcu|relaxed|uaf\n");
+		fprintf(stderr, "usage: sched_sanitizers race|locked|rcu|relaxed|uaf|quarantine\n");
 		return 2;
 	}
 	mode = argv[1];

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/rcu_model.h"
 #include "kernel/sanitizer.h"
 
 /*
@@ -378,16 +379,21 @@ int mlf_lin_node_of_lock(const struct mlf_lin *lin, const void *lock)
 /*
  * The slot whose lrugen on @nid is @pos, or -1 (no live memcg's): the
  * memcg's id names the slot, and the slot must hold that very memcg. A
- * freed one is poisoned, not unmapped, while the run lasts.
+ * freed one is in the RCU model's quarantine while the run lasts (poisoned,
+ * for ASan too): not read.
  */
 MLF_NO_TSAN static int slot_of(struct mlf_lin *lin, int nid,
 			       const struct hlist_nulls_node *pos)
 {
 	struct lruvec *lruvec = container_of(pos, struct lruvec, lrugen.list);
-	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	struct mem_cgroup *memcg;
 	int i;
 
-	if (!memcg)
+	/* quarantined (poisoned for ASan too): no live memcg's */
+	if (mlf_rcu_model_freed(pos))
+		return -1;
+	memcg = lruvec_memcg(lruvec);
+	if (!memcg || mlf_rcu_model_freed(memcg))
 		return -1;
 	i = memcg->id;
 	if (i < 0 || i >= lin->pool_size ||

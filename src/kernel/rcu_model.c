@@ -158,10 +158,49 @@ MLF_NO_TSAN u64 mlf_rcu_model_hash(void)
 	return h;
 }
 
+/*
+ * rcu.poison: a quarantined block still holds the poison it got at its
+ * free, every byte. A write after the free that took no scheduling point
+ * (a plain store through a pointer kept too long) changed it, and nothing
+ * else would see it without ASan. Like SLUB's "Poison overwritten".
+ */
+MLF_NO_TSAN static void check_poison(const struct quarantined *q)
+{
+	size_t i, first, last;
+	char by[16];
+
+	for (i = 0; i < q->size; i++)
+		if (q->ptr[i] != (char)MLF_FREE_POISON)
+			break;
+	if (i == q->size)
+		return;
+	first = last = i;
+	for (; i < q->size; i++)
+		if (q->ptr[i] != (char)MLF_FREE_POISON)
+			last = i;
+	if (q->freed_by < 0)
+		snprintf(by, sizeof(by), "rcu");
+	else
+		snprintf(by, sizeof(by), "t%d", q->freed_by);
+	mlf_fail_simple("rcu.poison",
+			"Poison overwritten: bytes %zu to %zu of a %zu-byte "
+			"object at %p, freed at step %lu by %s %s, are no longer "
+			"%#x at the end of the run (byte %zu is %#x): a write "
+			"after the free that no scheduling point saw",
+			first, last, q->size, (void *)q->ptr, q->freed_at, by,
+			q->after_gp ? "after a grace period" :
+				      "with no grace period",
+			MLF_FREE_POISON, first, (u8)q->ptr[first]);
+}
+
 MLF_NO_TSAN void mlf_rcu_model_end(struct mlf_sched_stats *stats)
 {
 	int i;
 
+	for (i = 0; i < R.nr_q; i++) {
+		mlf_asan_unpoison(R.q[i].ptr, R.q[i].size);
+		check_poison(&R.q[i]);
+	}
 	for (i = 0; i < R.nr_q; i++)
 		free(R.q[i].ptr);
 	R.nr_q = 0;
@@ -462,6 +501,8 @@ MLF_NO_TSAN void mlf_rcu_model_free(void *ptr, size_t size)
 	 */
 	for (i = 0; i < size; i++)
 		((volatile u8 *)ptr)[i] = MLF_FREE_POISON;
+	/* and for ASan: any access from now on is reported where it is made */
+	mlf_asan_poison(ptr, size);
 	R.q = grow(R.q, &R.cap_q, R.nr_q + 1, sizeof(*R.q));
 	at = q_search(ptr);
 	memmove(&R.q[at + 1], &R.q[at], (R.nr_q - at) * sizeof(*R.q));
