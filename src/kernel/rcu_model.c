@@ -7,6 +7,7 @@
  */
 #include "rcu_model.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,17 @@ struct grace_period {
 	struct callback_head *head;
 	void (*func)(struct callback_head *head);
 	bool ran;
-	/* ThreadSanitizer's sync object for the grace period */
+	/*
+	 * ThreadSanitizer: the grace period's sync object (the caller's
+	 * release at the start, each waited-for reader's at its exit), the
+	 * other tasks' exits before the start (their last one's token), and
+	 * the callback's release when it has run (for rcu_barrier())
+	 */
 	long token;
+	int nr_past;
+	struct mlf_task *past[MAX_TASKS];
+	unsigned long past_exits[MAX_TASKS];
+	long ran_token;
 };
 
 struct quarantined {
@@ -68,6 +78,11 @@ static struct {
 	int running_cb;
 	unsigned long grace_periods, callbacks;
 } R;
+
+#ifdef MLF_TSAN
+/* the run of the dependency table's entries (below): a new run, none */
+static unsigned long dep_gen;
+#endif
 
 #ifdef MLF_SCHED_FEEDBACK
 /*
@@ -121,6 +136,9 @@ MLF_NO_TSAN static void *grow(void *buf, int *cap, int want, size_t size)
 
 MLF_NO_TSAN void mlf_rcu_model_begin(void)
 {
+#ifdef MLF_TSAN
+	dep_gen++;		/* every entry of the last run is gone */
+#endif
 	R.nr_gps = 0;
 	R.next_ready = 0;
 	R.nr_q = 0;
@@ -271,15 +289,46 @@ MLF_NO_TSAN static struct grace_period *gp_start(void)
 			gp->waiting |= 1u << gp->nr_inside;
 			gp->exits_then[gp->nr_inside] = t->rcu_exits;
 			gp->inside[gp->nr_inside++] = t;
-		} else if (t != self) {
-			/* its sections are over: they happened before */
-			mlf_tsan_acquire(&t->rcu_token);
+		} else if (t != self && t->rcu_exits) {
+			/*
+			 * Its sections so far are over: they happen before
+			 * the grace period's end, so before the waiter's
+			 * return and the callback, which acquire them then
+			 * (gp_acquire()); not before what the caller of
+			 * call_rcu() does next, which the kernel leaves
+			 * unordered with them.
+			 */
+			gp->past_exits[gp->nr_past] = t->rcu_exits;
+			gp->past[gp->nr_past++] = t;
 		}
 	}
 	rcu_note(GP_BEGAN, gp->nr_inside);
-	/* what the caller did so far happens before the grace period's end */
+	/*
+	 * What the caller did so far happens before the grace period's end
+	 * (for call_rcu(), before the callback: the kernel's call_rcu()
+	 * comment on the memory barriers of both sides)
+	 */
 	mlf_tsan_release(&gp->token);
 	return gp;
+}
+
+/*
+ * The happens-before the end of @gp gives its waiter (after
+ * synchronize_rcu()) or its callback, and only that: the caller's code
+ * before the grace period began, the exits of the readers it waited for,
+ * and every section the other tasks had left when it began. A task that
+ * left more than MLF_TSAN_RING sections since has its token of then
+ * reused by a later exit, whose release covers it (and more: this can
+ * only hide a race, never report one).
+ */
+MLF_NO_TSAN static void gp_acquire(const struct grace_period *gp)
+{
+	int i;
+
+	mlf_tsan_acquire(&gp->token);
+	for (i = 0; i < gp->nr_past; i++)
+		mlf_tsan_acquire(&gp->past[i]->rcu_exit_tokens
+					[gp->past_exits[i] % MLF_TSAN_RING]);
 }
 
 MLF_NO_TSAN void mlf_rcu_model_read_lock(void)
@@ -298,7 +347,8 @@ MLF_NO_TSAN void mlf_rcu_model_read_unlock(void)
 	if (--t->rcu_read_depth)
 		return;
 	t->rcu_exits++;
-	mlf_tsan_release(&t->rcu_token);
+	/* this exit, for the grace periods that begin after it */
+	mlf_tsan_release(&t->rcu_exit_tokens[t->rcu_exits % MLF_TSAN_RING]);
 	for (g = 0; g < R.nr_gps && R.nr_pending; g++) {
 		struct grace_period *gp = R.gps[g];
 
@@ -324,7 +374,7 @@ MLF_NO_TSAN void mlf_rcu_model_synchronize(void)
 		gp_complete(gp);
 	while (!gp->done)
 		mlf_sched_block(MLF_WAIT_GP, gp);
-	mlf_tsan_acquire(&gp->token);
+	gp_acquire(gp);
 }
 
 MLF_NO_TSAN void mlf_rcu_model_call(struct callback_head *head,
@@ -352,13 +402,17 @@ MLF_NO_TSAN bool mlf_rcu_model_run_callback(void)
 		R.callbacks++;
 		rcu_note(CALLBACK_RAN, nr_readers_inside());
 		check_gp_over(gp, "rcu.cb_early", "a call_rcu callback ran:");
-		mlf_tsan_acquire(&gp->token);
+		gp_acquire(gp);
 		R.running_cb = g;
 		gp->func(gp->head);
 		R.running_cb = -1;
+		/*
+		 * What the callback did happens before the return of an
+		 * rcu_barrier() that waited for it, and nothing else: not
+		 * before later grace periods' callers.
+		 */
+		mlf_tsan_release(&gp->ran_token);
 		mlf_sched_wake(&gp->ran);
-		/* what the callback did happens before later grace periods */
-		mlf_tsan_release(&mlf_current()->rcu_token);
 		return true;
 	}
 	return false;
@@ -375,7 +429,7 @@ MLF_NO_TSAN void mlf_rcu_model_barrier(void)
 		while (gp->func && !gp->ran)
 			mlf_sched_block(MLF_WAIT_BARRIER, &gp->ran);
 		if (gp->func)
-			mlf_tsan_acquire(&gp->token);
+			mlf_tsan_acquire(&gp->ran_token);
 	}
 }
 
@@ -389,6 +443,115 @@ MLF_NO_TSAN void mlf_rcu_model_task_done(void)
 				"section (depth %d)",
 				t->rcu_read_depth);
 }
+
+/* ---- dependency ordering, for ThreadSanitizer ---- */
+
+/*
+ * A reader standing on a node that a writer moves follows the node's new
+ * ->next, stored with WRITE_ONCE() under the node lock, into a node the
+ * reader never acquired the publication of (maybe onlined a moment ago).
+ * The kernel orders that by the LKMM's acq-po ; rfe ; addr: what happened
+ * before the writer took its lock happens before the reader's loads that
+ * depend on the pointer. ThreadSanitizer knows no dependencies; a release
+ * store would give it the writer's whole clock at the store, the
+ * section's own plain accesses before the store included, which the
+ * kernel does not order. So a locked WRITE_ONCE_DEP() store notes the
+ * writer's clock when it took the lock (a sync object per acquisition,
+ * mlf_task.lock_snapshots), and a dependent load of that location
+ * acquires it. A table per run, by address; an rcu_assign_pointer() to
+ * a location ends its entry (the release carries the ordering itself).
+ */
+#ifdef MLF_TSAN
+#define DEP_TABLE 8192		/* a power of two: a run's next pointers */
+
+static struct dep_entry {
+	const volatile void *addr;
+	long *token;		/* the writer's lock snapshot, or NULL */
+	unsigned long gen;	/* valid in run R.dep_gen only */
+} dep_table[DEP_TABLE];
+
+MLF_NO_TSAN static struct dep_entry *dep_find(const volatile void *p,
+					      bool insert)
+{
+	size_t h = (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ULL >> 51);
+	int n;
+
+	for (n = 0; n < DEP_TABLE; n++, h = (h + 1) & (DEP_TABLE - 1)) {
+		struct dep_entry *e = &dep_table[h];
+
+		if (e->gen != dep_gen) {
+			if (!insert)
+				return NULL;
+			e->gen = dep_gen;
+			e->addr = p;
+			e->token = NULL;
+			return e;
+		}
+		if (e->addr == p)
+			return e;
+	}
+	return NULL;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_lock_acquired(void)
+{
+	struct mlf_task *t = mlf_current();
+
+	t->lock_acquisitions++;
+	mlf_tsan_release(&t->lock_snapshots[t->lock_acquisitions %
+					    MLF_TSAN_RING]);
+}
+
+MLF_NO_TSAN bool mlf_rcu_model_dep_store(const volatile void *p)
+{
+	struct mlf_task *t = mlf_current();
+	struct dep_entry *e = dep_find(p, true);
+
+	if (!e)
+		return false;
+	/* no lock held: nothing is ordered before the store */
+	e->token = t->locks_held ?
+		&t->lock_snapshots[t->lock_acquisitions % MLF_TSAN_RING] :
+		NULL;
+	return true;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_dep_load(const volatile void *p)
+{
+	struct dep_entry *e = dep_find(p, false);
+
+	if (e && e->token)
+		mlf_tsan_acquire(e->token);
+}
+
+MLF_NO_TSAN void mlf_rcu_model_dep_publish(const volatile void *p)
+{
+	struct dep_entry *e = dep_find(p, false);
+
+	if (e)
+		e->token = NULL;
+}
+#else
+void mlf_rcu_model_lock_acquired(void)
+{
+}
+
+bool mlf_rcu_model_dep_store(const volatile void *p)
+{
+	(void)p;
+	return false;
+}
+
+void mlf_rcu_model_dep_load(const volatile void *p)
+{
+	(void)p;
+}
+
+void mlf_rcu_model_dep_publish(const volatile void *p)
+{
+	(void)p;
+}
+#endif
 
 /* ---- the quarantine ---- */
 

@@ -78,7 +78,10 @@ static inline int rcu_read_lock_held(void)
 	({                                                            \
 		typeof(&(p)) __p = &(p);                              \
 		mlf_point(MLF_PT_DEREF, __p);                         \
-		__atomic_load_n(__p, __ATOMIC_ACQUIRE);               \
+		typeof(__atomic_load_n(__p, __ATOMIC_ACQUIRE)) __v =  \
+			__atomic_load_n(__p, __ATOMIC_ACQUIRE);       \
+		mlf_dep_load(__p);                                    \
+		__v;                                                  \
 	})
 #define rcu_dereference_check(p, c)                                   \
 	({                                                            \
@@ -86,7 +89,10 @@ static inline int rcu_read_lock_held(void)
 		mlf_point(MLF_PT_DEREF, __p);                         \
 		mlf_rcu_lockdep_check((c) || rcu_read_lock_held(),    \
 				      "rcu_dereference_check");       \
-		__atomic_load_n(__p, __ATOMIC_ACQUIRE);               \
+		typeof(__atomic_load_n(__p, __ATOMIC_ACQUIRE)) __v =  \
+			__atomic_load_n(__p, __ATOMIC_ACQUIRE);       \
+		mlf_dep_load(__p);                                    \
+		__v;                                                  \
 	})
 #define rcu_dereference(p) rcu_dereference_check(p, 0)
 #define rcu_dereference_protected(p, c)                               \
@@ -98,6 +104,7 @@ static inline int rcu_read_lock_held(void)
 	({                                                            \
 		typeof(&(p)) __p = &(p);                              \
 		mlf_point(MLF_PT_PUBLISH, __p);                       \
+		mlf_dep_publish(__p);                                 \
 		__atomic_store_n(__p, (v), __ATOMIC_RELEASE);         \
 	})
 #define RCU_INIT_POINTER(p, v) WRITE_ONCE(p, v)
