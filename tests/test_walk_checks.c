@@ -418,6 +418,20 @@ TEST(a_memcg_the_open_section_wrote_to_is_exempt_from_walk_complete)
 	EXPECT(walk_meeting_m0_in_bin_2());
 }
 
+TEST(a_memcg_the_open_section_is_unlinking_is_exempt_from_walk_complete)
+{
+	/*
+	 * The open section's first store of m1's unlink: m0's ->next, which
+	 * pointed at m1, now bypasses it (m1's own links not written yet).
+	 * The walk can no longer reach m1, and must not be blamed for it.
+	 */
+	setup(GEN, BIN);
+	nodes[0].memcg_lru.lock.owner = OTHER + 1;
+	pn[0].lruvec.lrugen.list.next = &pn[1].lruvec.lrugen.list;
+	mlf_lin_touch(&lin, &pn[0].lruvec.lrugen.list.next, step++, OTHER);
+	EXPECT(walk_meeting_m0_in_bin_2());
+}
+
 int main(void)
 {
 	int ret = testlib_run();

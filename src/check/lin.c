@@ -234,6 +234,22 @@ MLF_NO_TSAN bool mlf_lin_lrugen_at(struct mlf_lin *lin, const void *addr,
 	return true;
 }
 
+/* Whether @addr is the ->first of one of the nodes' heads. */
+MLF_NO_TSAN static bool is_head(const struct mlf_lin *lin, const void *addr)
+{
+	int nid;
+
+	for (nid = 0; nid < lin->nr_nodes; nid++) {
+		const char *heads = (const char *)&lin->nodes[nid].memcg_lru.fifo;
+		const char *p = addr;
+
+		if (p >= heads &&
+		    p < heads + sizeof(lin->nodes[nid].memcg_lru.fifo))
+			return !((p - heads) % sizeof(struct hlist_nulls_head));
+	}
+	return false;
+}
+
 MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 			       unsigned long step, int task)
 {
@@ -241,10 +257,30 @@ MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 	const struct lru_gen_folio *lrugen;
 	int slot, nid;
 	size_t off;
+	bool in_lrugen;
 
 	if (task + 1 < 0 || task + 1 > LIN_MAX_TASKS)
 		return;
-	if (!mlf_lin_lrugen_at(lin, addr, &slot, &nid, &off))
+	in_lrugen = mlf_lin_lrugen_at(lin, addr, &slot, &nid, &off);
+	/*
+	 * A link rewritten (a head's ->first, an lrugen's ->next): the
+	 * memcg it pointed at leaves a reader's reach there (the first store
+	 * of an unlink, before the memcg's own links are written), so it is
+	 * touched too.
+	 */
+	if ((in_lrugen && off == offsetof(struct lru_gen_folio, list.next)) ||
+	    (!in_lrugen && is_head(lin, addr))) {
+		const struct hlist_nulls_node *old =
+			*(struct hlist_nulls_node *const *)addr;
+		int oslot, onid;
+		size_t ooff;
+
+		if (!is_a_nulls(old) &&
+		    mlf_lin_lrugen_at(lin, old, &oslot, &onid, &ooff))
+			lin->mc[oslot * MAX_NUMNODES + onid]
+				.touched_at_by[task + 1] = step;
+	}
+	if (!in_lrugen)
 		return;
 	lin->mc[slot * MAX_NUMNODES + nid].touched_at_by[task + 1] = step;
 	/*

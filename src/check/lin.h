@@ -71,9 +71,10 @@ struct lin_memcg {
 	unsigned long gen_stored_at, joined_at;
 	const void *lrugen;
 	/*
-	 * The last write to its lrugen by each task (index task + 1: rcu's
-	 * is -1), moved or not: a rotation that puts it back where it was
-	 * still unlinked it for a while.
+	 * The last write to its lrugen, or to the link that pointed at it
+	 * (the first store of its unlink), by each task (index task + 1:
+	 * rcu's is -1), moved or not: a rotation that puts it back where it
+	 * was still unlinked it for a while.
 	 */
 	unsigned long touched_at_by[LIN_MAX_TASKS + 1];
 	unsigned long left_at[LIN_NR_GENS];	/* when it last left a gen */
@@ -211,8 +212,9 @@ void mlf_lin_expect(struct mlf_lin *lin, int task, const struct lin_expect *e);
 
 /*
  * A write by @task at @step to @addr (at its scheduling point, before the
- * store): note it if it is in an lrugen, and keep it pending until the
- * task's next point (mlf_lin_commit()).
+ * store): note it if it is in an lrugen (and, for a link, the lrugen it
+ * pointed at), and keep it pending until the task's next point
+ * (mlf_lin_commit()).
  */
 void mlf_lin_touch(struct mlf_lin *lin, const void *addr, unsigned long step,
 		   int task);
