@@ -5,8 +5,10 @@
  * decisions do what they say, the same decisions give the same run, model
  * locks exclude and block, a deadlock is reported, grace periods wait for
  * exactly the readers they must, callbacks run after them, freed memory is
- * caught by the check that names how it was reached, a free after an
- * unlink waits for a grace period, PCT and the
+ * caught by the check that names how it was reached, a write after free
+ * is caught at the run's end by the quarantine's poison, a free after an
+ * unlink waits for a grace period, RCU used where the kernel's lockdep-RCU
+ * and might_sleep() object is reported by their names, PCT and the
  * exhaustive enumeration count what combinatorics says they must, and a
  * point reached while the harness looks on (a probe's checks) fails.
  */
@@ -432,6 +434,179 @@ TEST(a_clean_run_frees_its_quarantine)
 	rcu_run(d, 1, (void *)1L, &st);
 	testlib_stop_catching();
 	EXPECT_EQ(testlib_caught.count, 0);
+}
+
+/*
+ * A task frees an object and writes into it with a plain store (no
+ * scheduling point, so no rcu.* check at the store): the quarantine's
+ * poison shows it when the run ends. Under ASan the store itself is
+ * reported (use-after-poison: ctest sched/asan/quarantine); here that
+ * build leaves it out.
+ */
+static void write_after_free(int task, void *arg)
+{
+	struct obj *o = kzalloc(sizeof(*o), GFP_KERNEL);
+
+	(void)task;
+	kfree_poisoned(o, sizeof(*o));
+	if (arg)
+		*(volatile char *)&o->value = 1;
+}
+
+TEST(a_write_after_free_is_rcu_poison_at_the_end_of_the_run)
+{
+#ifdef MLF_ASAN
+	return;
+#endif
+	testlib_catch_failures();
+	run(1, write_after_free, (void *)1L, NULL, 0, NULL);
+	testlib_stop_catching();
+	EXPECT_STREQ(testlib_caught.check, "rcu.poison");
+	EXPECT(strstr(testlib_caught.msg, "Poison overwritten") != NULL);
+
+	testlib_catch_failures();
+	run(1, write_after_free, NULL, NULL, 0, NULL);
+	testlib_stop_catching();
+	EXPECT_EQ(testlib_caught.count, 0);
+}
+
+/* ---- RCU misuse, by lockdep-RCU's and might_sleep()'s names ---- */
+
+enum misuse {
+	SYNC_PLAIN,		/* synchronize_rcu(): fine */
+	SYNC_UNDER_LOCK,	/* ... with a spinlock held */
+	SYNC_IN_SOFTIRQ,	/* ... in softirq */
+	SYNC_IN_READER,		/* ... inside a read-side critical section */
+	BARRIER_PLAIN,		/* rcu_barrier(): fine */
+	BARRIER_IN_READER,	/* ... inside a read-side critical section */
+	DEREF_IN_READER,	/* rcu_dereference() inside: fine */
+	DEREF_OUTSIDE,		/* ... outside any */
+	DEREF_RAW_OUTSIDE,	/* rcu_dereference_raw(): no condition */
+	DEREF_CHECK_LOCKED,	/* rcu_dereference_check(p, lockdep_is_held()) */
+	DEREF_CHECK_UNLOCKED,	/* ... without the lock, outside a reader */
+	PROTECTED_LOCKED,	/* rcu_dereference_protected(p, lockdep_is_held()) */
+	PROTECTED_UNLOCKED,	/* ... without the lock */
+};
+
+static void misuse(int task, void *arg)
+{
+	enum misuse how = (enum misuse)(long)arg;
+	unsigned long flags;
+	struct obj *o = NULL;
+
+	(void)task;
+	switch (how) {
+	case SYNC_PLAIN:
+		synchronize_rcu();
+		break;
+	case SYNC_UNDER_LOCK:
+		spin_lock_irqsave(&lock_a, flags);
+		synchronize_rcu();
+		spin_unlock_irqrestore(&lock_a, flags);
+		break;
+	case SYNC_IN_SOFTIRQ:
+		mlf_softirq_enter();
+		synchronize_rcu();
+		mlf_softirq_exit();
+		break;
+	case SYNC_IN_READER:
+		rcu_read_lock();
+		synchronize_rcu();
+		rcu_read_unlock();
+		break;
+	case BARRIER_PLAIN:
+		rcu_barrier();
+		break;
+	case BARRIER_IN_READER:
+		rcu_read_lock();
+		rcu_barrier();
+		rcu_read_unlock();
+		break;
+	case DEREF_IN_READER:
+		rcu_read_lock();
+		o = rcu_dereference(published);
+		rcu_read_unlock();
+		break;
+	case DEREF_OUTSIDE:
+		o = rcu_dereference(published);
+		break;
+	case DEREF_RAW_OUTSIDE:
+		o = rcu_dereference_raw(published);
+		break;
+	case DEREF_CHECK_LOCKED:
+	case DEREF_CHECK_UNLOCKED:
+		if (how == DEREF_CHECK_LOCKED)
+			spin_lock(&lock_a);
+		o = rcu_dereference_check(published, lockdep_is_held(&lock_a));
+		if (how == DEREF_CHECK_LOCKED)
+			spin_unlock(&lock_a);
+		break;
+	case PROTECTED_LOCKED:
+	case PROTECTED_UNLOCKED:
+		if (how == PROTECTED_LOCKED)
+			spin_lock(&lock_a);
+		o = rcu_dereference_protected(published,
+					      lockdep_is_held(&lock_a));
+		if (how == PROTECTED_LOCKED)
+			spin_unlock(&lock_a);
+		break;
+	}
+	(void)o;
+}
+
+/* What one run of misuse(@how) reports: its check, or "" if none. */
+static const char *misuse_check(enum misuse how)
+{
+	static char check[64];
+
+	spin_lock_init(&lock_a);
+	published = kzalloc(sizeof(*published), GFP_KERNEL);
+	testlib_catch_failures();
+	run(1, misuse, (void *)(long)how, NULL, 0, NULL);
+	testlib_stop_catching();
+	lockdep_reset();
+	kfree(published);
+	published = NULL;
+	snprintf(check, sizeof(check), "%s",
+		 testlib_caught.count ? testlib_caught.check : "");
+	return check;
+}
+
+TEST(synchronize_rcu_where_it_may_not_sleep_is_sched_atomic)
+{
+	EXPECT_STREQ(misuse_check(SYNC_PLAIN), "");
+	EXPECT_STREQ(misuse_check(SYNC_UNDER_LOCK), "sched.atomic");
+	EXPECT(strstr(testlib_caught.msg, "synchronize_rcu()") != NULL);
+	EXPECT_STREQ(misuse_check(SYNC_IN_SOFTIRQ), "sched.atomic");
+	EXPECT(strstr(testlib_caught.msg, "in softirq") != NULL);
+}
+
+TEST(synchronize_rcu_inside_a_reader_is_rcu_deadlock)
+{
+	EXPECT_STREQ(misuse_check(SYNC_IN_READER), "rcu.deadlock");
+	EXPECT(strstr(testlib_caught.msg, "Illegal synchronize_rcu()") != NULL);
+}
+
+TEST(rcu_barrier_inside_a_reader_is_sched_atomic)
+{
+	EXPECT_STREQ(misuse_check(BARRIER_PLAIN), "");
+	EXPECT_STREQ(misuse_check(BARRIER_IN_READER), "sched.atomic");
+	EXPECT(strstr(testlib_caught.msg, "rcu_barrier()") != NULL);
+}
+
+TEST(rcu_dereference_outside_its_conditions_is_lockdep_rcu_suspicious)
+{
+	EXPECT_STREQ(misuse_check(DEREF_IN_READER), "");
+	EXPECT_STREQ(misuse_check(DEREF_OUTSIDE), "lockdep.rcu_suspicious");
+	EXPECT(strstr(testlib_caught.msg, "rcu_dereference_check()") != NULL);
+	EXPECT_STREQ(misuse_check(DEREF_RAW_OUTSIDE), "");
+	/* the update side's forms: the lock is the condition */
+	EXPECT_STREQ(misuse_check(DEREF_CHECK_LOCKED), "");
+	EXPECT_STREQ(misuse_check(DEREF_CHECK_UNLOCKED),
+		     "lockdep.rcu_suspicious");
+	EXPECT_STREQ(misuse_check(PROTECTED_LOCKED), "");
+	EXPECT_STREQ(misuse_check(PROTECTED_UNLOCKED), "lockdep.rcu_suspicious");
+	EXPECT(strstr(testlib_caught.msg, "rcu_dereference_protected()") != NULL);
 }
 
 /* ---- PCT and exploration ---- */

@@ -4,7 +4,9 @@
  * against a linearization model set by hand: each check fails on the walk
  * it exists to catch and passes the kernel's own behaviour next to it
  * (a cursor moved to another bin of the same generation, a memcg a
- * rotation still open is moving into the walk's generation).
+ * rotation still open is moving into the walk's generation, a memcg read
+ * through the links its gen was published with, a walk that ends while
+ * another task's section is open on the node).
  */
 #include <stdlib.h>
 
@@ -286,6 +288,148 @@ TEST(in_transit_needs_an_open_section)
 	nodes[0].memcg_lru.lock.owner = 0;
 	ASSERT(!ev(MLF_WALK_VISIT, 0, 3));
 	EXPECT_STREQ(f.check, "walk.gen");
+}
+
+/* ---- walk.gen: the publication order ---- */
+
+/*
+ * @task, inside a critical section the model has not seen, links m0 (in
+ * fifo[0][2] as the model has it) into fifo[@gen][4]: the store to its
+ * pprev while it is on no list, which takes effect at the task's next
+ * point; its gen field it leaves as it was (the half-revert's order).
+ */
+static void linked_by_open_section(int task, int gen)
+{
+	struct hlist_nulls_node *n = &pn[0].lruvec.lrugen.list;
+
+	nodes[0].memcg_lru.lock.owner = task + 1;
+	n->pprev = NULL;
+	mlf_lin_touch(&lin, &n->pprev, step++, task);
+	n->pprev = &nodes[0].memcg_lru.fifo[gen][4].first;
+	mlf_lin_commit(&lin, task, step++);
+}
+
+/* The walk reads m0's gen (READ_ONCE: its point, then its next one). */
+static void walk_reads_gen_of_m0(void)
+{
+	mlf_walk_check_point(&w, &lin, true, &pn[0].lruvec.lrugen.gen, step++);
+	mlf_walk_check_point(&w, &lin, false, NULL, step++);
+}
+
+static void walk_in_bin_2(void)
+{
+	setup(GEN, BIN);
+	ASSERT(ev(MLF_WALK_START, 0, -1));
+	ASSERT(ev(MLF_WALK_BIN, 2, -1));
+}
+
+TEST(a_visit_by_a_gen_stored_before_the_move_fails_walk_gen)
+{
+	/*
+	 * m0 linked into generation 1 with its gen still 0: the walk of
+	 * generation 0 that reads it there and shrinks it went by a gen
+	 * published before the move. The model (section still open) has
+	 * m0 in generation 0: without the read, the visit passes, as every
+	 * visit did before the check knew the publication order.
+	 */
+	walk_in_bin_2();
+	linked_by_open_section(OTHER, 1);
+	EXPECT(ev(MLF_WALK_VISIT, 0, 0));
+
+	walk_in_bin_2();
+	linked_by_open_section(OTHER, 1);
+	walk_reads_gen_of_m0();
+	ASSERT(!ev(MLF_WALK_VISIT, 0, 0));
+	EXPECT_STREQ(f.check, "walk.gen");
+	EXPECT_EQ(f.memcg, 0);
+	EXPECT(strstr(f.msg, "published before the move") != NULL);
+}
+
+TEST(a_read_takes_effect_at_the_walks_next_point)
+{
+	/*
+	 * The walk passes its READ_ONCE point, the writer links m0 into
+	 * generation 1 before the walk runs again: the load comes after
+	 * the link.
+	 */
+	walk_in_bin_2();
+	mlf_walk_check_point(&w, &lin, true, &pn[0].lruvec.lrugen.gen, step++);
+	linked_by_open_section(OTHER, 1);
+	mlf_walk_check_point(&w, &lin, false, NULL, step++);
+	ASSERT(!ev(MLF_WALK_VISIT, 0, 0));
+	EXPECT_STREQ(f.check, "walk.gen");
+}
+
+TEST(a_memcg_linked_into_the_walks_generation_passes_walk_gen)
+{
+	walk_in_bin_2();
+	linked_by_open_section(OTHER, 0);
+	walk_reads_gen_of_m0();
+	EXPECT(ev(MLF_WALK_VISIT, 0, 0));
+}
+
+TEST(a_gen_stored_after_the_link_passes_walk_gen)
+{
+	/*
+	 * The kernel's order seen from the other side: once a store to its
+	 * gen follows the link (a later rotation that stores gen before it
+	 * moves the memcg, or the half-revert's late store), the walk reads
+	 * that store, not the one before the move.
+	 */
+	walk_in_bin_2();
+	linked_by_open_section(OTHER, 1);
+	mlf_lin_touch(&lin, &pn[0].lruvec.lrugen.gen, step++, OTHER);
+	mlf_lin_commit(&lin, OTHER, step++);
+	walk_reads_gen_of_m0();
+	EXPECT(ev(MLF_WALK_VISIT, 0, 0));
+}
+
+/* ---- walk.complete with a section still open ---- */
+
+/* A complete walk of generation 0 in which bin 2 meets only m0. */
+static bool walk_meeting_m0_in_bin_2(void)
+{
+	static const int in2[] = { 0 };
+
+	return walk(in2, 1);
+}
+
+TEST(walk_complete_is_judged_while_another_section_is_open)
+{
+	/*
+	 * Another task holds the node's lock at the walk's end, having
+	 * written nothing of m1: m1 stayed in fifo[0][2] the whole walk and
+	 * was never met. (Before, an open section at the end skipped the
+	 * check and this walk passed.)
+	 */
+	setup(GEN, BIN);
+	nodes[0].memcg_lru.lock.owner = OTHER + 1;
+	ASSERT(!walk_meeting_m0_in_bin_2());
+	EXPECT_STREQ(f.check, "walk.complete");
+	EXPECT_EQ(f.memcg, 1);
+}
+
+TEST(a_memcg_the_open_section_wrote_to_is_exempt_from_walk_complete)
+{
+	/* the open section unlinked m1 (wrote its links): it may be anywhere */
+	setup(GEN, BIN);
+	nodes[0].memcg_lru.lock.owner = OTHER + 1;
+	lin.mc[1 * MAX_NUMNODES].touched_at_by[OTHER + 1] = step++;
+	EXPECT(walk_meeting_m0_in_bin_2());
+}
+
+TEST(a_memcg_the_open_section_is_unlinking_is_exempt_from_walk_complete)
+{
+	/*
+	 * The open section's first store of m1's unlink: m0's ->next, which
+	 * pointed at m1, now bypasses it (m1's own links not written yet).
+	 * The walk can no longer reach m1, and must not be blamed for it.
+	 */
+	setup(GEN, BIN);
+	nodes[0].memcg_lru.lock.owner = OTHER + 1;
+	pn[0].lruvec.lrugen.list.next = &pn[1].lruvec.lrugen.list;
+	mlf_lin_touch(&lin, &pn[0].lruvec.lrugen.list.next, step++, OTHER);
+	EXPECT(walk_meeting_m0_in_bin_2());
 }
 
 int main(void)

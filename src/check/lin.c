@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/rcu_model.h"
 #include "kernel/sanitizer.h"
 
 /*
@@ -26,7 +27,25 @@
 #endif
 
 static const char *const seg_names[] = { "default", "head", "tail" };
-static const char *const op_names[] = { "?", "HEAD", "TAIL", "OLD", "YOUNG" };
+
+/* The operations of the specification (MEMCG_LRU_* for the rotations). */
+enum {
+	LIN_OP_NONE,
+	LIN_OP_HEAD = MEMCG_LRU_HEAD,
+	LIN_OP_TAIL = MEMCG_LRU_TAIL,
+	LIN_OP_OLD = MEMCG_LRU_OLD,
+	LIN_OP_YOUNG = MEMCG_LRU_YOUNG,
+	LIN_OP_ONLINE,
+	LIN_OP_RELEASE,
+	LIN_NR_OPS,
+};
+
+static const char *const op_names[LIN_NR_OPS] = {
+	[LIN_OP_NONE] = "nothing",   [LIN_OP_HEAD] = "HEAD",
+	[LIN_OP_TAIL] = "TAIL",	     [LIN_OP_OLD] = "OLD",
+	[LIN_OP_YOUNG] = "YOUNG",    [LIN_OP_ONLINE] = "online",
+	[LIN_OP_RELEASE] = "release",
+};
 
 static struct lin_place place_of(const struct lin_memcg *m)
 {
@@ -166,10 +185,16 @@ MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
 			continue;
 		for (nid = 0; nid < lin->nr_nodes; nid++) {
 			struct lin_lrugen *l = &lin->lrugens[lin->nr_lrugens++];
+			struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
 
 			l->start = (const char *)&get_lruvec(memcg, nid)->lrugen;
 			l->slot = i;
 			l->nid = nid;
+			/* a new memcg in the slot: its stores start again */
+			if (m->lrugen != l->start) {
+				m->lrugen = l->start;
+				m->gen_stored_at = m->joined_at = 0;
+			}
 		}
 	}
 	/* the interceptor's accesses too */
@@ -180,14 +205,15 @@ MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
 	lin->lrugens_stale = false;
 }
 
-MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
-			       unsigned long step, int task)
+/* The fields of an lrugen whose stores the walk checks order. */
+enum { FIELD_OTHER, FIELD_GEN, FIELD_PPREV };
+
+MLF_NO_TSAN bool mlf_lin_lrugen_at(struct mlf_lin *lin, const void *addr,
+				   int *slot, int *nid, size_t *offset)
 {
 	const char *p = addr;
 	int lo = 0, hi;
 
-	if (task + 1 < 0 || task + 1 > LIN_MAX_TASKS)
-		return;
 	if (lin->lrugens_stale)
 		reread_lrugens(lin);
 	/* the last lrugen that starts at or below @p */
@@ -201,9 +227,164 @@ MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 			hi = mid;
 	}
 	if (!lo || p >= lin->lrugens[lo - 1].start + sizeof(struct lru_gen_folio))
+		return false;
+	*slot = lin->lrugens[lo - 1].slot;
+	*nid = lin->lrugens[lo - 1].nid;
+	*offset = p - lin->lrugens[lo - 1].start;
+	return true;
+}
+
+/* Whether @addr is the ->first of one of the nodes' heads. */
+MLF_NO_TSAN static bool is_head(const struct mlf_lin *lin, const void *addr)
+{
+	int nid;
+
+	for (nid = 0; nid < lin->nr_nodes; nid++) {
+		const char *heads = (const char *)&lin->nodes[nid].memcg_lru.fifo;
+		const char *p = addr;
+
+		if (p >= heads &&
+		    p < heads + sizeof(lin->nodes[nid].memcg_lru.fifo))
+			return !((p - heads) % sizeof(struct hlist_nulls_head));
+	}
+	return false;
+}
+
+MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
+			       unsigned long step, int task)
+{
+	struct lin_pending *pend;
+	const struct lru_gen_folio *lrugen;
+	int slot, nid;
+	size_t off;
+	bool in_lrugen;
+
+	if (task + 1 < 0 || task + 1 > LIN_MAX_TASKS)
 		return;
-	lin->mc[lin->lrugens[lo - 1].slot * MAX_NUMNODES +
-		lin->lrugens[lo - 1].nid].touched_at_by[task + 1] = step;
+	in_lrugen = mlf_lin_lrugen_at(lin, addr, &slot, &nid, &off);
+	/*
+	 * A link rewritten (a head's ->first, an lrugen's ->next): the
+	 * memcg it pointed at leaves a reader's reach there (the first store
+	 * of an unlink, before the memcg's own links are written), so it is
+	 * touched too.
+	 */
+	if ((in_lrugen && off == offsetof(struct lru_gen_folio, list.next)) ||
+	    (!in_lrugen && is_head(lin, addr))) {
+		const struct hlist_nulls_node *old =
+			*(struct hlist_nulls_node *const *)addr;
+		int oslot, onid;
+		size_t ooff;
+
+		if (!is_a_nulls(old) &&
+		    mlf_lin_lrugen_at(lin, old, &oslot, &onid, &ooff))
+			lin->mc[oslot * MAX_NUMNODES + onid]
+				.touched_at_by[task + 1] = step;
+	}
+	if (!in_lrugen)
+		return;
+	lin->mc[slot * MAX_NUMNODES + nid].touched_at_by[task + 1] = step;
+	/*
+	 * Which store it is, for the publication order: the gen field, or
+	 * the pprev of an lrugen that is on no list now (it joins one).
+	 */
+	pend = &lin->pending[task + 1];
+	lrugen = (const struct lru_gen_folio *)((const char *)addr - off);
+	pend->on = true;
+	pend->slot = slot;
+	pend->nid = nid;
+	pend->join = false;
+	if (off == offsetof(struct lru_gen_folio, gen)) {
+		pend->field = FIELD_GEN;
+	} else if (off == offsetof(struct lru_gen_folio, list.pprev)) {
+		pend->field = FIELD_PPREV;
+		pend->join = !lrugen->list.pprev ||
+			     lrugen->list.pprev == LIST_POISON2;
+	} else {
+		pend->field = FIELD_OTHER;
+	}
+}
+
+MLF_NO_TSAN void mlf_lin_commit(struct mlf_lin *lin, int task,
+				unsigned long step)
+{
+	struct lin_pending *pend;
+	struct lin_memcg *m;
+
+	if (task + 1 < 0 || task + 1 > LIN_MAX_TASKS)
+		return;
+	pend = &lin->pending[task + 1];
+	if (!pend->on)
+		return;
+	pend->on = false;
+	m = &lin->mc[pend->slot * MAX_NUMNODES + pend->nid];
+	if (pend->field == FIELD_GEN)
+		m->gen_stored_at = step;
+	else if (pend->join)
+		m->joined_at = step;
+}
+
+/*
+ * The generation of the list memcg @i's lrugen on @nid is linked in,
+ * found by following its back links to a head (each step through a live
+ * lrugen of the node), or -1: on no list, or links the harness cannot
+ * follow (other checks name those).
+ */
+MLF_NO_TSAN static int list_gen(struct mlf_lin *lin, int i, int nid)
+{
+	const struct lru_gen_memcg *lru = &lin->nodes[nid].memcg_lru;
+	const char *heads = (const char *)&lru->fifo[0][0];
+	struct mem_cgroup *memcg = lin->memcg_of(lin->arg, i);
+	struct hlist_nulls_node **pprev;
+	int n;
+
+	if (!memcg)
+		return -1;
+	pprev = get_lruvec(memcg, nid)->lrugen.list.pprev;
+	for (n = 0; n <= lin->pool_size; n++) {
+		const char *p = (const char *)pprev;
+		size_t off;
+		int slot, at;
+
+		if (!pprev || pprev == LIST_POISON2)
+			return -1;
+		if (p >= heads && p < heads + sizeof(lru->fifo)) {
+			/* a head's ->first: its index names the generation */
+			if ((p - heads) % sizeof(lru->fifo[0][0]))
+				return -1;
+			return (int)((p - heads) / sizeof(lru->fifo[0][0]) /
+				     LIN_NR_BINS);
+		}
+		if (!mlf_lin_lrugen_at(lin, p, &slot, &at, &off) || at != nid ||
+		    off != offsetof(struct lru_gen_folio, list.next))
+			return -1;
+		pprev = container_of((struct hlist_nulls_node **)p,
+				     struct hlist_nulls_node, next)->pprev;
+	}
+	return -1;
+}
+
+MLF_NO_TSAN int mlf_lin_published_gen(struct mlf_lin *lin, int i, int nid)
+{
+	const struct lin_memcg *m = mlf_lin_memcg(lin, i, nid);
+
+	if (lin->lrugens_stale)
+		reread_lrugens(lin);
+	/* stored since it joined: a move under way, gen first */
+	if (m->gen_stored_at > m->joined_at)
+		return -1;
+	return list_gen(lin, i, nid);
+}
+
+bool mlf_lin_touched_by_open_section(const struct mlf_lin *lin, int i,
+				     int nid, int task)
+{
+	const struct lin_memcg *m = mlf_lin_memcg(lin, i, nid);
+	int t;
+
+	for (t = 0; t <= LIN_MAX_TASKS; t++)
+		if (t != task + 1 && m->touched_at_by[t] > lin->last_unlock[t])
+			return true;
+	return false;
 }
 
 bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
@@ -234,16 +415,21 @@ int mlf_lin_node_of_lock(const struct mlf_lin *lin, const void *lock)
 /*
  * The slot whose lrugen on @nid is @pos, or -1 (no live memcg's): the
  * memcg's id names the slot, and the slot must hold that very memcg. A
- * freed one is poisoned, not unmapped, while the run lasts.
+ * freed one is in the RCU model's quarantine while the run lasts (poisoned,
+ * for ASan too): not read.
  */
 MLF_NO_TSAN static int slot_of(struct mlf_lin *lin, int nid,
 			       const struct hlist_nulls_node *pos)
 {
 	struct lruvec *lruvec = container_of(pos, struct lruvec, lrugen.list);
-	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	struct mem_cgroup *memcg;
 	int i;
 
-	if (!memcg)
+	/* quarantined (poisoned for ASan too): no live memcg's */
+	if (mlf_rcu_model_freed(pos))
+		return -1;
+	memcg = lruvec_memcg(lruvec);
+	if (!memcg || mlf_rcu_model_freed(memcg))
 		return -1;
 	i = memcg->id;
 	if (i < 0 || i >= lin->pool_size ||
@@ -427,9 +613,9 @@ static bool same_memcgs(const struct lin_place *a, const struct lin_place *b,
 
 /*
  * The one operation on memcg @id that turns the model's node into the
- * port's, applied to lin->cand: its name, or NULL if none does.
+ * port's, applied to lin->cand: LIN_OP_*, or LIN_OP_NONE if none does.
  */
-static const char *try_op(struct mlf_lin *lin, int nid, int id)
+static int try_op(struct mlf_lin *lin, int nid, int id)
 {
 	const struct lin_node *model = &lin->node[nid];
 	struct lin_node *c = &lin->cand;
@@ -437,8 +623,7 @@ static const char *try_op(struct mlf_lin *lin, int nid, int id)
 	const struct lin_memcg *was = mlf_lin_memcg(lin, id, nid);
 	int old = (int)(model->seq % LIN_NR_GENS);
 	int young = (int)((model->seq + 1) % LIN_NR_GENS);
-	int g0 = 0, b0 = 0, k, i;
-	const char *name;
+	int g0 = 0, b0 = 0, k, i, name;
 
 	node_copy(c, model, lin->pool_size);
 	for (i = 0; i < lin->pool_size; i++)
@@ -449,15 +634,15 @@ static const char *try_op(struct mlf_lin *lin, int nid, int id)
 		if (want->gen != old ||
 		    lin->port.ids[want->gen][want->bin]
 				 [lin->port.len[want->gen][want->bin] - 1] != id)
-			return NULL;
+			return LIN_OP_NONE;
 		insert(c, want->gen, want->bin, id, false);
-		name = "online";
+		name = LIN_OP_ONLINE;
 	} else if (was->linked && !want->linked) {
 		if (k < 0)
-			return NULL;
+			return LIN_OP_NONE;
 		remove_at(c, g0, b0, k);
 		advance(c, g0);
-		name = "release";
+		name = LIN_OP_RELEASE;
 	} else if (was->linked && want->linked) {
 		bool head = lin->port.ids[want->gen][want->bin][0] == id;
 		bool tail = lin->port.ids[want->gen][want->bin]
@@ -473,22 +658,22 @@ static const char *try_op(struct mlf_lin *lin, int nid, int id)
 		else if (want->seg == 0 && want->gen == young && tail)
 			op = 4;			/* MEMCG_LRU_YOUNG */
 		else
-			return NULL;
+			return LIN_OP_NONE;
 		if (k < 0)
-			return NULL;
+			return LIN_OP_NONE;
 		remove_at(c, g0, b0, k);
 		insert(c, want->gen, want->bin, id, op == 1 || op == 3);
 		advance(c, g0);
-		name = op_names[op];
+		name = op;
 	} else {
-		return NULL;
+		return LIN_OP_NONE;
 	}
 	lin->cand_mc[id].linked = want->linked;
 	lin->cand_mc[id].gen = want->gen;
 	lin->cand_mc[id].bin = want->bin;
 	lin->cand_mc[id].seg = want->seg;
 	if (!same_node(c, &lin->port))
-		return NULL;
+		return LIN_OP_NONE;
 	return name;
 }
 
@@ -550,8 +735,12 @@ static void counts_str(char *buf, size_t size, const unsigned long *nr)
 				nr[g]);
 }
 
-/* What differs between the model and the port, for a report. */
-static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
+/*
+ * What differs between the model and the port, for a report: after @lead
+ * (what was wrong), or, NULL, that no one operation explains it.
+ */
+static void describe(struct mlf_lin *lin, int nid, const char *lead,
+		     struct mlf_failure *f)
 {
 	const struct lin_node *m = &lin->node[nid], *p = &lin->port;
 	char what[400], counts[2][64];
@@ -587,9 +776,14 @@ static void describe(struct mlf_lin *lin, int nid, struct mlf_failure *f)
 		snprintf(what, sizeof(what), " no memcg moved, but an order, nr_memcgs or seq changed");
 	counts_str(counts[0], sizeof(counts[0]), m->nr_memcgs);
 	counts_str(counts[1], sizeof(counts[1]), p->nr_memcgs);
-	mlf_failure_msg(f,
-		"the section changed node %d in a way no one operation of the specification does (seq %lu -> %lu, nr_memcgs %s -> %s):%s",
-		nid, m->seq, p->seq, counts[0], counts[1], what);
+	if (lead)
+		mlf_failure_msg(f,
+			"%s (node %d: seq %lu -> %lu, nr_memcgs %s -> %s):%s",
+			lead, nid, m->seq, p->seq, counts[0], counts[1], what);
+	else
+		mlf_failure_msg(f,
+			"the section changed node %d in a way no one operation of the specification does (seq %lu -> %lu, nr_memcgs %s -> %s):%s",
+			nid, m->seq, p->seq, counts[0], counts[1], what);
 }
 
 /*
@@ -627,6 +821,172 @@ static bool candidate(struct mlf_lin *lin, int nid, int i, int pass)
 		      p->len[b->gen][b->bin] * sizeof(int)) != 0;
 }
 
+void mlf_lin_expect(struct mlf_lin *lin, int task, const struct lin_expect *e)
+{
+	if (task + 1 < 0 || task + 1 > LIN_MAX_TASKS)
+		return;
+	lin->expect[task + 1] = *e;
+	lin->expect[task + 1].done = 0;
+}
+
+/* The operation an expectation asks for: LIN_OP_*. */
+static int expected_op(const struct lin_expect *e)
+{
+	switch (e->kind) {
+	case LIN_EXPECT_ONLINE:
+		return LIN_OP_ONLINE;
+	case LIN_EXPECT_RELEASE:
+		return LIN_OP_RELEASE;
+	case LIN_EXPECT_ROTATE:
+		return e->op >= LIN_OP_HEAD && e->op <= LIN_OP_YOUNG ? e->op :
+								       LIN_OP_NONE;
+	}
+	return LIN_OP_NONE;
+}
+
+/*
+ * Whether the expected operation may leave node @nid as it was: the
+ * release of a memcg on no list there (or of one no slot holds), a
+ * skipped YOUNG (already young, in the default segment), or a rotation
+ * that puts the memcg back where it is (HEAD at the head of its bin in
+ * the head segment, TAIL at the tail in the tail segment, OLD at the head
+ * of a bin of the old generation), in the bin its draw chose if known.
+ */
+static bool may_change_nothing(struct mlf_lin *lin, int nid,
+			       const struct lin_expect *e)
+{
+	const struct lin_node *n = &lin->node[nid];
+	const struct lin_memcg *m;
+	int op = expected_op(e), len;
+	bool head, tail;
+
+	if (op == LIN_OP_RELEASE)
+		return e->slot < 0 || !mlf_lin_memcg(lin, e->slot, nid)->linked;
+	if (op == LIN_OP_ONLINE || op == LIN_OP_NONE || e->slot < 0)
+		return false;
+	m = mlf_lin_memcg(lin, e->slot, nid);
+	if (!m->linked)
+		return false;
+	if (op == LIN_OP_YOUNG && m->gen == (n->seq + 1) % LIN_NR_GENS &&
+	    m->seg == 0)
+		return true;
+	if (e->bin >= 0 && m->bin != e->bin)
+		return false;
+	len = n->len[m->gen][m->bin];
+	head = len && n->ids[m->gen][m->bin][0] == e->slot;
+	tail = len && n->ids[m->gen][m->bin][len - 1] == e->slot;
+	switch (op) {
+	case LIN_OP_HEAD:
+		return head && m->seg == MEMCG_LRU_HEAD;
+	case LIN_OP_TAIL:
+		return tail && m->seg == MEMCG_LRU_TAIL;
+	case LIN_OP_OLD:
+		return head && m->seg == 0 && m->gen == n->seq % LIN_NR_GENS;
+	}
+	return false;
+}
+
+/* "HEAD of m3", "release of a memcg no slot holds", for a report. */
+static void expect_str(char *buf, size_t size, const struct lin_expect *e)
+{
+	if (e->kind == LIN_EXPECT_NONE)
+		snprintf(buf, size, "an op that takes no node lock");
+	else if (e->slot < 0)
+		snprintf(buf, size, "%s of a memcg no slot holds",
+			 op_names[expected_op(e)]);
+	else
+		snprintf(buf, size, "%s of m%d", op_names[expected_op(e)],
+			 e->slot);
+}
+
+/*
+ * lin.step for a section whose task said what its op asks (@e): the one
+ * operation it may do, on that memcg, on the op's nodes, once each.
+ */
+static bool step_expected(struct mlf_lin *lin, int nid, unsigned long step,
+			  int task, struct lin_expect *e,
+			  struct mlf_failure *f)
+{
+	char lead[300], want[80];
+	int op, done;
+
+	expect_str(want, sizeof(want), e);
+	if (e->kind == LIN_EXPECT_NONE) {
+		mlf_failure_at(f, "lin.step", nid, MLF_NONE, MLF_NONE, MLF_NONE);
+		snprintf(lead, sizeof(lead),
+			 "t%d ended a critical section of node %d, but its op is %s",
+			 task, nid, want);
+		describe(lin, nid, lead, f);
+		return false;
+	}
+	if ((e->nid >= 0 && e->nid != nid) || (e->done & (1u << nid))) {
+		mlf_failure_at(f, "lin.step", nid, MLF_NONE, MLF_NONE,
+			       e->slot < 0 ? MLF_NONE : e->slot);
+		snprintf(lead, sizeof(lead),
+			 e->done & (1u << nid) ?
+				 "t%d ended a second critical section of node %d for one %s" :
+				 "t%d ended a critical section of node %d for %s, an op on another node",
+			 task, nid, want);
+		describe(lin, nid, lead, f);
+		return false;
+	}
+	e->done |= 1u << nid;
+	if (e->slot >= 0 && e->memcg &&
+	    lin->memcg_of(lin->arg, e->slot) != e->memcg)
+		e->slot = -1;
+	op = expected_op(e);
+	if (port_is_model(lin, nid)) {
+		if (may_change_nothing(lin, nid, e)) {
+			if (e->kind == LIN_EXPECT_ROTATE)
+				e->bin = -1;
+			return true;
+		}
+		mlf_failure_at(f, "lin.step", nid, MLF_NONE, MLF_NONE,
+			       e->slot < 0 ? MLF_NONE : e->slot);
+		mlf_failure_msg(f,
+			"t%d's critical section of node %d changed nothing, but the %s it invoked moves the memcg (the model has it %s)",
+			task, nid, want,
+			e->slot >= 0 && mlf_lin_memcg(lin, e->slot, nid)->linked ?
+				"linked, elsewhere than the operation leaves it" :
+				"on no list");
+		return false;
+	}
+	done = e->slot < 0 ? LIN_OP_NONE : try_op(lin, nid, e->slot);
+	if (done == LIN_OP_NONE ||
+	    !same_memcgs(lin->cand_mc, lin->port_mc, lin->pool_size)) {
+		mlf_failure_at(f, "lin.step", nid, MLF_NONE, MLF_NONE,
+			       e->slot < 0 ? MLF_NONE : e->slot);
+		snprintf(lead, sizeof(lead),
+			 "t%d invoked %s, but its section did no such operation", task,
+			 want);
+		describe(lin, nid, lead, f);
+		return false;
+	}
+	if (done != op) {
+		mlf_failure_at(f, "lin.step", nid, MLF_NONE, MLF_NONE, e->slot);
+		snprintf(lead, sizeof(lead),
+			 "t%d invoked %s, but its section did %s of m%d", task,
+			 want, op_names[done], e->slot);
+		describe(lin, nid, lead, f);
+		return false;
+	}
+	if (e->bin >= 0 && lin->port_mc[e->slot].linked &&
+	    lin->port_mc[e->slot].bin != e->bin) {
+		mlf_failure_at(f, "lin.step", nid, lin->port_mc[e->slot].gen,
+			       lin->port_mc[e->slot].bin, e->slot);
+		snprintf(lead, sizeof(lead),
+			 "t%d's %s put it in bin %d, not bin %d, which its draw chose",
+			 task, want, lin->port_mc[e->slot].bin, e->bin);
+		describe(lin, nid, lead, f);
+		return false;
+	}
+	/* a rotation's first draw is its first move's; online's is every node's */
+	if (e->kind == LIN_EXPECT_ROTATE)
+		e->bin = -1;
+	commit(lin, nid, step, task);
+	return true;
+}
+
 MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 			      int task, struct mlf_failure *f)
 {
@@ -648,13 +1008,18 @@ MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 	}
 	if (!read_port(lin, nid, f, "lin.step"))
 		return false;
+	if (task + 1 >= 0 && task + 1 <= LIN_MAX_TASKS &&
+	    lin->expect[task + 1].kind != LIN_EXPECT_ANY)
+		return step_expected(lin, nid, step, task,
+				     &lin->expect[task + 1], f);
 	/* nothing changed: a skipped rotation, a release of an unlinked one */
 	if (port_is_model(lin, nid))
 		return true;
 	/*
-	 * The memcgs that may have been operated on: those whose place or
-	 * seg changed, else (a move inside one bin) those of the bins whose
-	 * order changed. Each is tried: usually there is one.
+	 * Not told what the task's op is: the memcgs that may have been
+	 * operated on, those whose place or seg changed, else (a move inside
+	 * one bin) those of the bins whose order changed. Each is tried:
+	 * usually there is one.
 	 */
 	for (pass = 0; pass < 2; pass++) {
 		bool any = false;
@@ -675,7 +1040,7 @@ MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 			break;
 	}
 	mlf_failure_at(f, "lin.step", nid, MLF_NONE, MLF_NONE, MLF_NONE);
-	describe(lin, nid, f);
+	describe(lin, nid, NULL, f);
 	return false;
 }
 
@@ -690,7 +1055,7 @@ MLF_NO_TSAN bool mlf_lin_final(struct mlf_lin *lin, struct mlf_failure *f)
 			continue;
 		mlf_failure_at(f, "lin.final", nid, MLF_NONE, MLF_NONE,
 			       MLF_NONE);
-		describe(lin, nid, f);
+		describe(lin, nid, NULL, f);
 		return false;
 	}
 	return true;

@@ -22,9 +22,17 @@
  * change made without the lock shows up as a section that did more than
  * one operation, or as a final difference.
  *
+ * Each section is judged against the op its task invoked, which the
+ * harness tells the model (mlf_lin_expect()): a section that did a legal
+ * operation, but not that one, or on another memcg, or on a node the op
+ * does not touch, fails lin.step as surely as one that did an illegal
+ * operation. Not told (LIN_EXPECT_ANY), the model accepts any one
+ * operation on any memcg.
+ *
  * The model also keeps, per memcg and node, when it last moved and when it
- * last left each generation: what the walk checks (walk_checks.h) judge a
- * concurrent walk by.
+ * last left each generation, and from the stores the harness reports
+ * (mlf_lin_touch(), mlf_lin_commit()) when each store to its lrugen took
+ * effect: what the walk checks (walk_checks.h) judge a concurrent walk by.
  */
 #ifndef _MLF_CHECK_LIN_H
 #define _MLF_CHECK_LIN_H
@@ -53,14 +61,60 @@ struct lin_memcg {
 	u8 gen, bin, seg;
 	unsigned long moved_at;			/* step of its last change */
 	/*
-	 * The last write to its lrugen by each task (index task + 1: rcu's
-	 * is -1), moved or not: a rotation that puts it back where it was
-	 * still unlinked it for a while.
+	 * The publication order of its lrugen (walk.gen): the step at which
+	 * the last store to its gen field took effect, and the one at which
+	 * it last joined a list (a store to its pprev while it was on none).
+	 * Marked stores only (a plain store is no scheduling point); 0:
+	 * none in this run. Of the lrugen at @lrugen: a new memcg in the
+	 * slot starts again.
+	 */
+	unsigned long gen_stored_at, joined_at;
+	const void *lrugen;
+	/*
+	 * The last write to its lrugen, or to the link that pointed at it
+	 * (the first store of its unlink), by each task (index task + 1:
+	 * rcu's is -1), moved or not: a rotation that puts it back where it
+	 * was still unlinked it for a while.
 	 */
 	unsigned long touched_at_by[LIN_MAX_TASKS + 1];
 	unsigned long left_at[LIN_NR_GENS];	/* when it last left a gen */
 	/* ... and each bin of a gen, for a walk's cursor (walk_checks.c) */
 	unsigned long left_bin_at[LIN_NR_GENS][LIN_NR_BINS];
+};
+
+/*
+ * What the op a task runs asks of a node's memcg LRU, as the harness knows
+ * it (mlf_lin_expect()): the one operation each of its critical sections
+ * may do.
+ */
+enum lin_expect_kind {
+	LIN_EXPECT_ANY,		/* not told: any one operation (the default) */
+	LIN_EXPECT_NONE,	/* the op takes no node lock */
+	LIN_EXPECT_ONLINE,	/* lru_gen_online_memcg(): on every node */
+	LIN_EXPECT_RELEASE,	/* lru_gen_release_memcg(): on every node */
+	LIN_EXPECT_ROTATE,	/* lru_gen_rotate_memcg(@op) */
+};
+
+struct lin_expect {
+	u8 kind;		/* enum lin_expect_kind */
+	u8 op;			/* ROTATE: MEMCG_LRU_HEAD .. MEMCG_LRU_YOUNG */
+	/* the node, or -1: every node, one section each */
+	s8 nid;
+	/*
+	 * the memcg's pool slot; -1 for a release of a memcg that is no
+	 * slot's any more (a walk's failed tryget): then nothing may change
+	 */
+	int slot;
+	/*
+	 * the memcg itself, if given: should the slot hold another one by
+	 * the time of the section (released and reused meanwhile), the
+	 * section is a release of a memcg no slot holds
+	 */
+	const void *memcg;
+	/* the bin the op's first move must land in, if known, else -1 */
+	int bin;
+	/* the nodes the op had a section on so far (bit nid) */
+	u32 done;
 };
 
 struct lin_node {
@@ -90,6 +144,19 @@ struct mlf_lin {
 	unsigned long sections, steps_checked;
 	/* each task's last unlock of a node lock */
 	unsigned long last_unlock[LIN_MAX_TASKS + 1];
+	/* what each task's op asks (index task + 1) */
+	struct lin_expect expect[LIN_MAX_TASKS + 1];
+	/*
+	 * Each task's store whose scheduling point it passed, not yet known
+	 * to have taken effect (the task may have been switched out at the
+	 * point, before the store): mlf_lin_commit() at its next point.
+	 */
+	struct lin_pending {
+		bool on;
+		int slot, nid;
+		u8 field;		/* enum in lin.c */
+		bool join;		/* a pprev store onto a list */
+	} pending[LIN_MAX_TASKS + 1];
 	/* the lrugens of the live memcgs, by address, for mlf_lin_touch() */
 	struct lin_lrugen {
 		const char *start;
@@ -136,9 +203,46 @@ static inline void mlf_lin_memcgs_changed(struct mlf_lin *lin)
 	__atomic_store_n(&lin->lrugens_stale, true, __ATOMIC_RELAXED);
 }
 
-/* A write by @task at @step to @addr: note it if it is in an lrugen. */
+/*
+ * The op @task runs from now on asks @e of the nodes (its draws, memcg and
+ * operation, as the harness knows them): lin.step judges its sections by
+ * it.
+ */
+void mlf_lin_expect(struct mlf_lin *lin, int task, const struct lin_expect *e);
+
+/*
+ * A write by @task at @step to @addr (at its scheduling point, before the
+ * store): note it if it is in an lrugen (and, for a link, the lrugen it
+ * pointed at), and keep it pending until the task's next point
+ * (mlf_lin_commit()).
+ */
 void mlf_lin_touch(struct mlf_lin *lin, const void *addr, unsigned long step,
 		   int task);
+/*
+ * @task reached its next scheduling point at @step: the store it made
+ * since its previous one has taken effect (no other task ran in between).
+ */
+void mlf_lin_commit(struct mlf_lin *lin, int task, unsigned long step);
+/*
+ * The live lrugen that @addr lies in: its slot, node and the offset of
+ * @addr in it; false if none.
+ */
+bool mlf_lin_lrugen_at(struct mlf_lin *lin, const void *addr, int *slot,
+		       int *nid, size_t *offset);
+/*
+ * The generation whose gen field memcg @i on @nid was published with: the
+ * generation of the list the port has it linked in now (found from its
+ * links, not its gen field), if its gen field was not stored since it
+ * joined that list; -1 if it is on no list, or its gen was stored since
+ * (a move under way: stored first, then moved).
+ */
+int mlf_lin_published_gen(struct mlf_lin *lin, int i, int nid);
+/*
+ * Whether a task other than @task is inside a critical section of @nid
+ * that wrote to memcg @i's lrugen (the model has not seen that section).
+ */
+bool mlf_lin_touched_by_open_section(const struct mlf_lin *lin, int i,
+				     int nid, int task);
 /* Whether a task other than @task wrote to memcg @i's lrugen on @nid since @step. */
 bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
 			       int task, unsigned long step);

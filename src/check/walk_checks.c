@@ -92,11 +92,64 @@ static bool could_be_cursor(const struct mlf_walk_check *w,
 	       m->left_bin_at[w->gen][w->bin] >= w->pass_start;
 }
 
+/*
+ * The pending read of a gen has taken effect (by @step): what was it
+ * published with?
+ */
+static void resolve_gen_read(struct mlf_walk_check *w, struct mlf_lin *lin,
+			     unsigned long step)
+{
+	const struct lin_memcg *m;
+
+	if (!w->gen_read.pending)
+		return;
+	w->gen_read.pending = false;
+	w->gen_read.done_at = step;
+	m = mlf_lin_memcg(lin, w->gen_read.slot, w->nid);
+	w->gen_read.published = mlf_lin_published_gen(lin, w->gen_read.slot,
+						       w->nid);
+	w->gen_read.joined_at = m->joined_at;
+	w->gen_read.stored_at = m->gen_stored_at;
+}
+
+void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,
+			  bool read, const void *addr, unsigned long step)
+{
+	size_t off;
+	int slot, nid;
+
+	if (!w->active)
+		return;
+	resolve_gen_read(w, lin, step);
+	if (!read || !mlf_lin_lrugen_at(lin, addr, &slot, &nid, &off) ||
+	    nid != w->nid || off != offsetof(struct lru_gen_folio, gen))
+		return;
+	w->gen_read.pending = true;
+	w->gen_read.slot = slot;
+	w->gen_read.published = -1;
+	w->gen_read.step = step;
+}
+
+/*
+ * walk.gen's publication order: a visit of memcg @slot for the walk's
+ * generation, after a read of its gen that found it linked in a list of
+ * another generation with no store to its gen since it joined that list.
+ * The kernel stores gen before it moves a memcg (lru_gen_rotate_memcg())
+ * and before it links a new one (lru_gen_online_memcg()), so a walk that
+ * reaches a memcg through its new links reads the gen that goes with
+ * them and skips it; only a gen stored before the move can have matched.
+ */
+static bool gen_read_stale(const struct mlf_walk_check *w, int slot)
+{
+	return w->gen_read.slot == slot && w->gen_read.published >= 0 &&
+	       w->gen_read.published != w->gen;
+}
+
 bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 			  enum mlf_walk_event event, long arg, int slot,
 			  unsigned long step, struct mlf_failure *f)
 {
-	char what[300];
+	char what[480];
 	int i;
 
 	if (w->active || event == MLF_WALK_START) {
@@ -188,6 +241,21 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 				mlf_lin_memcg(lin, slot, w->nid);
 
 			w->visits++;
+			resolve_gen_read(w, lin, step);
+			if (gen_read_stale(w, slot)) {
+				char last[32] = "none in this run";
+
+				if (w->gen_read.stored_at)
+					snprintf(last, sizeof(last), "step %lu",
+						 w->gen_read.stored_at);
+				snprintf(what, sizeof(what),
+					 "the walk of generation %ld shrank m%d, whose gen it read (its READ_ONCE at step %lu, loaded by step %lu) while m%d sat in a list of generation %d, linked there at step %lu, with no store to its gen since (the last: %s): it went by a gen published before the move that brought m%d there",
+					 w->gen, slot, w->gen_read.step,
+					 w->gen_read.done_at, slot,
+					 w->gen_read.published,
+					 w->gen_read.joined_at, last, slot);
+				return fail(f, "walk.gen", w, slot, what);
+			}
 
 			/*
 			 * In the walk's generation now, or left it lately,
@@ -248,11 +316,11 @@ bool mlf_walk_check_end(struct mlf_walk_check *w, struct mlf_lin *lin,
 		return fail(f, "walk.end", w, MLF_NONE, what);
 	}
 	/*
-	 * A section still open on the node may have moved any memcg (the
-	 * model has not seen it yet): then who stayed is not known.
+	 * A section still open on the node, which the model has not seen,
+	 * moved only memcgs it wrote to (unlinking one writes its links, and
+	 * so does moving a neighbour's): those are exempt, the others stayed
+	 * where the model has them.
 	 */
-	if (mlf_lin_section_open(lin, w->nid))
-		return true;
 	for (i = 0; i < lin->pool_size && i < POOL_BITS; i++) {
 		const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
 
@@ -262,7 +330,8 @@ bool mlf_walk_check_end(struct mlf_walk_check *w, struct mlf_lin *lin,
 		/* moved, or unlinked for a while by another's rotation */
 		if (m->moved_at >= w->start_step ||
 		    mlf_lin_touched_by_others(lin, i, w->nid, w->task,
-					      w->start_step))
+					      w->start_step) ||
+		    mlf_lin_touched_by_open_section(lin, i, w->nid, w->task))
 			continue;
 		if (w->derailed & (1u << m->bin))
 			continue;

@@ -7,7 +7,12 @@
  * it has not seen: there the port's own state is taken):
  *
  *   walk.gen       a walk shrinks only memcgs that were in its generation
- *                  when it met them (at some step since its previous event)
+ *                  when it met them (at some step since its previous event),
+ *                  and only for a gen value published before the move
+ *                  that linked the memcg where the walk read it: a memcg
+ *                  the walk read in a list of another generation, with no
+ *                  store to its gen since it joined that list, went by a
+ *                  gen stored before that move
  *   walk.end       a pass over a bin ends on its own generation's nulls
  *                  marker (then the walk goes on to the next bin, or ends
  *                  after the last), on another generation's (then it
@@ -24,6 +29,10 @@
  *                  the next bin, leaving the rest of the bin unmet. The
  *                  kernel's design accepts that (nulls values tell
  *                  generations apart, not bins); this check does too.
+ *                  With a critical section of another task still open on
+ *                  the node at the end, the memcgs that section wrote to
+ *                  are exempt too (the model has not seen where it put
+ *                  them); the others are judged all the same.
  */
 #ifndef _MLF_CHECK_WALK_CHECKS_H
 #define _MLF_CHECK_WALK_CHECKS_H
@@ -46,6 +55,19 @@ struct mlf_walk_check {
 	u64 pass_met;			/* ... in the open pass */
 	unsigned long pass_start;
 	u8 derailed;			/* bins a pass left early (below) */
+	/*
+	 * The walk's last read of a memcg's gen (shrink_many()'s skip test):
+	 * pending from its scheduling point until the walk's next point, when
+	 * the load has happened; then the generation that gen was published
+	 * with (mlf_lin_published_gen()), or -1.
+	 */
+	struct {
+		bool pending;
+		int slot;
+		int published;
+		/* its point, the point by which the load was done */
+		unsigned long step, done_at, joined_at, stored_at;
+	} gen_read;
 	/* the walk's last events, for a report */
 	struct {
 		u8 event;
@@ -66,6 +88,14 @@ void mlf_walk_check_begin(struct mlf_walk_check *w, int nid, int task);
 bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 			  enum mlf_walk_event event, long arg, int slot,
 			  unsigned long step, struct mlf_failure *f);
+/*
+ * The walk's task reached a scheduling point at @step: a read of a gen it
+ * made at its previous point took effect. Then, if this point is a read
+ * (READ_ONCE) of @addr outside any lock, note it if @addr is an lrugen's
+ * gen field (@read false: not a read).
+ */
+void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,
+			  bool read, const void *addr, unsigned long step);
 /*
  * The walk returned; @aborted: should_abort_scan() held (the target was
  * met). False and @f on a failure.

@@ -143,6 +143,34 @@ static void fail_with(struct mlf_failure *f)
 	mlf_fail(f);
 }
 
+/*
+ * What the current task's op asks of the nodes from now on (lin.step
+ * judges its sections by it): @kind (LIN_EXPECT_*), the rotation @op, on
+ * node @nid (-1: every node), of the memcg in @slot (-1: none of the
+ * slots'), its first move into @bin if the input chose it (else -1).
+ */
+MLF_NO_TSAN static void expect(int kind, int op, int nid, int slot, int bin)
+{
+	struct lin_expect e = {
+		.kind = (u8)kind,
+		.op = (u8)op,
+		.nid = (s8)nid,
+		.slot = slot,
+		/* the memcg there now, which another may replace before */
+		.memcg = slot >= 0 ? alloc_of(slot) : NULL,
+		.bin = bin,
+	};
+
+	mlf_lin_expect(&E.lin, mlf_sched_task_index(), &e);
+}
+
+/* The bin an op's first draw gives, if the input chose it (sched_op.bin). */
+static int first_bin(const struct sched_op *op)
+{
+	return op->bin ? (int)mlf_draw_from_byte(op->bin - 1, MEMCG_NR_BINS) :
+			 -1;
+}
+
 /* ---- pinning, the kernel's way ---- */
 
 static struct mem_cgroup *pin(int i)
@@ -169,7 +197,8 @@ static void set_shrink(struct mem_cgroup *memcg, u8 flags)
 
 /* ---- ops ---- */
 
-static bool do_online(int i, u8 flags)
+/* @bin: the bin the online's draw gives, if the input chose it, else -1 */
+static bool do_online(int i, u8 flags, int bin)
 {
 	struct slot *s = &E.slots[i];
 	struct mem_cgroup *memcg;
@@ -180,6 +209,8 @@ static bool do_online(int i, u8 flags)
 	set_state(s, SS_ONLINING);
 	memcg = mem_cgroup_alloc(i);
 	set_alloc(i, memcg);
+	if (mlf_sched_running())
+		expect(LIN_EXPECT_ONLINE, 0, -1, i, bin);
 	set_shrink(memcg, flags);
 	mem_cgroup_css_online(memcg);
 	rcu_assign_pointer(s->memcg, memcg);
@@ -187,7 +218,8 @@ static bool do_online(int i, u8 flags)
 	return true;
 }
 
-static bool do_offline(int i)
+/* @bin: the bin of the first node's rotation, if the input chose it */
+static bool do_offline(int i, int bin)
 {
 	struct slot *s = &E.slots[i];
 	struct mem_cgroup *memcg;
@@ -197,6 +229,8 @@ static bool do_offline(int i)
 	if (state_of(s) != SS_ONLINE)
 		return false;
 	memcg = handed_over(i);
+	/* css_offline(): OLD on every node */
+	expect(LIN_EXPECT_ROTATE, MEMCG_LRU_OLD, -1, i, bin);
 	set_state(s, SS_OFFLINING);
 	css_offline(memcg);
 	set_state(s, SS_OFFLINE);
@@ -215,6 +249,7 @@ static bool try_release(int i)
 		return false;
 	memcg = handed_over(i);
 	set_state(s, SS_RELEASING);
+	expect(LIN_EXPECT_RELEASE, 0, -1, i, -1);
 	rcu_assign_pointer(s->memcg, NULL);
 	/* mem_cgroup_css_released(), then the free after a grace period */
 	css_release(memcg);
@@ -259,6 +294,8 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	mlf_sched_look();
 	mlf_walk_check_begin(&ts->walk, nid, mlf_sched_task_index());
 	mlf_walk_stale_begin(&ts->stale, nid, node_seq(nid));
+	/* its sections: the rotations its visits decide, the releases */
+	expect(LIN_EXPECT_NONE, 0, nid, -1, -1);
 	ts->sc = &sc;
 	mlf_shrink_many(NODE_DATA(nid), &sc);
 	ts->sc = NULL;
@@ -282,11 +319,17 @@ static bool apply(int t, const struct sched_op *op)
 
 	if (t >= E.in->nr_writers)
 		return do_reclaim(ts, nid, op->target);
+	/*
+	 * What the op asks of the nodes, for lin.step: nothing until it knows
+	 * which memcg it acts on (after its own points: another task may
+	 * change the slot before).
+	 */
+	expect(LIN_EXPECT_NONE, 0, -1, -1, -1);
 	switch (op->kind % SOP_RECLAIM) {
 	case SOP_ONLINE:
-		return do_online(i, op->arg);
+		return do_online(i, op->arg, first_bin(op));
 	case SOP_OFFLINE:
-		return do_offline(i);
+		return do_offline(i, first_bin(op));
 	case SOP_RELEASE:
 		return do_release(i);
 	case SOP_HOLD:
@@ -308,10 +351,14 @@ static bool apply(int t, const struct sched_op *op)
 		return false;
 	switch (op->kind % SOP_RECLAIM) {
 	case SOP_ROTATE:
+		expect(LIN_EXPECT_ROTATE, MEMCG_LRU_HEAD + op->arg % 4, nid, i,
+		       first_bin(op));
 		mlf_rotate_memcg(get_lruvec(memcg, nid),
 				 MEMCG_LRU_HEAD + op->arg % 4);
 		break;
 	case SOP_SOFT:
+		/* HEAD, or no section when already in the head segment */
+		expect(LIN_EXPECT_ROTATE, MEMCG_LRU_HEAD, nid, i, first_bin(op));
 		if (op->arg & 1)
 			mlf_softirq_enter();
 		lru_gen_soft_reclaim(memcg, nid);
@@ -361,8 +408,11 @@ static void task_fn(int t, void *arg)
 					   __ATOMIC_RELAXED);
 	}
 	mlf_current_op = MLF_NONE;
+	expect(LIN_EXPECT_NONE, 0, -1, -1, -1);
 	while (ts->nr_held)
 		drop_held(ts);
+	/* its last store took effect: it passes no point after it */
+	mlf_lin_commit(&E.lin, t, mlf_sched_step());
 }
 
 /* ---- the probes: every step, every walk event ---- */
@@ -417,15 +467,32 @@ MLF_NO_TSAN static void section_structure(int nid)
 MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 				 void *arg)
 {
+	int t = mlf_sched_task_index();
+	unsigned long step = mlf_sched_step();
 	struct mlf_failure *f;
 	int nid;
 
 	(void)arg;
+	/*
+	 * The task's store (or a walk's read) at its previous point has
+	 * taken effect: it ran from there to here with no other task.
+	 */
+	mlf_lin_commit(&E.lin, t, step);
+	/*
+	 * A walk's gen read is judged here against the lists and the stores
+	 * other tasks made: for the exploration's reduction, the step looks.
+	 */
+	if (t >= 0 && t < E.nr_tasks && E.tasks[t].walk.active &&
+	    E.tasks[t].walk.gen_read.pending)
+		mlf_sched_look();
+	if (t >= 0 && t < E.nr_tasks)
+		mlf_walk_check_point(&E.tasks[t].walk, &E.lin,
+				     kind == MLF_PT_READ && !mlf_locks_held,
+				     (const void *)addr, step);
 	if (kind == MLF_PT_WRITE || kind == MLF_PT_PUBLISH) {
 		/* who touched which lrugen when: the walk checks need it */
 		mlf_sched_note_write();
-		mlf_lin_touch(&E.lin, (const void *)addr, mlf_sched_step(),
-			      mlf_sched_task_index());
+		mlf_lin_touch(&E.lin, (const void *)addr, step, t);
 		return;
 	}
 	if (kind != MLF_PT_UNLOCK)
@@ -436,8 +503,7 @@ MLF_NO_TSAN static void on_point(enum mlf_point kind, const volatile void *addr,
 	/* the end of a critical section of node nid: one operation */
 	mlf_sched_look();
 	f = mlf_failure_scratch();
-	if (!mlf_lin_step(&E.lin, nid, mlf_sched_step(), mlf_sched_task_index(),
-			  f))
+	if (!mlf_lin_step(&E.lin, nid, step, t, f))
 		fail_with(f);
 	section_structure(nid);
 	E.stats->sections++;
@@ -491,6 +557,8 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 		break;
 	case MLF_WALK_TRYGET_FAILED:
 		slot = slot_of_memcg(obj);
+		/* lru_gen_release_memcg() of it on every node follows */
+		expect(LIN_EXPECT_RELEASE, 0, -1, slot, -1);
 		break;
 	case MLF_WALK_BIN:
 	case MLF_WALK_END:
@@ -511,14 +579,21 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 	}
 }
 
-/* What shrink_one() decided: note a YOUNG in an offline's window. */
+/*
+ * What shrink_one() decided: the rotation the walk applies next (lin.step
+ * judges it by that), and a YOUNG in an offline's window, counted.
+ */
 MLF_NO_TSAN static void result_probe(void *lruvec, int op)
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	int t = mlf_sched_task_index();
 	int slot;
 
 	mlf_sched_look();
 	slot = slot_of_memcg(memcg);
+	if (t >= 0 && t < E.nr_tasks)
+		expect(op ? LIN_EXPECT_ROTATE : LIN_EXPECT_NONE, op,
+		       E.tasks[t].walk.nid, op ? slot : -1, -1);
 
 	if (op == MEMCG_LRU_YOUNG && slot >= 0 &&
 	    state_of(&E.slots[slot]) == SS_OFFLINING &&
@@ -653,7 +728,7 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 
 		mlf_entropy_seed_after(&bin, in->initial_bin ? 1 : 0,
 				       mix(((u64)in->seed << 16) ^ 0xffffULL ^ i));
-		do_online(i, (u8)mix(in->seed + i));
+		do_online(i, (u8)mix(in->seed + i), -1);
 	}
 	for (i = 0; i < in->nr_nodes; i++)
 		E.world.cs.seq_before[i] = E.world.cs.nodes[i].memcg_lru.seq;
@@ -661,6 +736,13 @@ static void setup(const struct sched_input *in, struct sched_stats *stats)
 		     lin_memcg_of, NULL);
 	if (!mlf_lin_sync(&E.lin, &f))
 		fail_with(&f);
+	/* every task (and rcu's) says what its sections may do */
+	for (i = MLF_SCHED_RCU_TASK; i < E.nr_tasks; i++) {
+		struct lin_expect none = { .kind = LIN_EXPECT_NONE, .nid = -1,
+					   .slot = -1, .bin = -1 };
+
+		mlf_lin_expect(&E.lin, i, &none);
+	}
 	mlf_walk_probe = walk_probe;
 	mlf_walk_result_probe = result_probe;
 	mlf_set_context_printer(print_schedule);

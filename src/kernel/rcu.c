@@ -21,10 +21,13 @@
 #include <stdlib.h>
 #include <urcu/urcu-memb.h>
 
+#include "irqflags.h"
+#include "lockdep.h"
 #include "rcu_head.h"
 #include "rcu_model.h"
 #include "report.h"
 #include "sanitizer.h"
+#include "sched.h"
 #include "task.h"
 
 static long grace_period_token;
@@ -112,12 +115,27 @@ int mlf_rcu_read_depth(void)
 	return read_depth;
 }
 
+void mlf_rcu_suspicious(const char *what, const char *file, int line)
+{
+	mlf_fail_simple("lockdep.rcu_suspicious",
+			"suspicious RCU usage: %s:%d suspicious %s() usage! "
+			"(rcu_read_lock() held: %s, locks held %d)",
+			file, line, what, read_depth > 0 ? "yes" : "no",
+			mlf_locks_held);
+}
+
 void mlf_synchronize_rcu(void)
 {
-	if (read_depth)
+	/* kernel/rcu/tree.c's RCU_LOCKDEP_WARN() first, then might_sleep() */
+	if (read_depth) {
 		mlf_fail_simple("rcu.deadlock",
-				"synchronize_rcu() inside an RCU read-side "
-				"critical section");
+				"Illegal synchronize_rcu() in RCU read-side "
+				"critical section (depth %d): it would wait for "
+				"itself",
+				read_depth);
+		return;
+	}
+	mlf_might_sleep("synchronize_rcu()");
 	if (scheduled()) {
 		mlf_rcu_model_synchronize();
 		return;
@@ -171,6 +189,10 @@ void mlf_rcu_barrier(void)
 {
 	struct callback_head *head = deferred_first;
 
+	/* mutex_lock(&rcu_state.barrier_mutex): might_sleep() */
+	mlf_might_sleep("rcu_barrier()");
+	if (read_depth)
+		return;		/* it would wait for a callback that waits for it */
 	if (scheduled()) {
 		mlf_rcu_model_barrier();
 		return;

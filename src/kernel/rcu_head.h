@@ -23,5 +23,10 @@ void mlf_rcu_barrier(void);
 /* Single-threaded runs: run call_rcu callbacks at rcu_barrier() (rcu.c). */
 void mlf_rcu_defer_callbacks(bool on);
 int mlf_rcu_read_depth(void);
+/*
+ * lockdep-RCU's splat, "suspicious RCU usage": @what (the primitive) at
+ * @file:@line ran outside the conditions it requires (lockdep.rcu_suspicious).
+ */
+void mlf_rcu_suspicious(const char *what, const char *file, int line);
 
 #endif

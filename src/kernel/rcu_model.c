@@ -7,6 +7,7 @@
  */
 #include "rcu_model.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,17 @@ struct grace_period {
 	struct callback_head *head;
 	void (*func)(struct callback_head *head);
 	bool ran;
-	/* ThreadSanitizer's sync object for the grace period */
+	/*
+	 * ThreadSanitizer: the grace period's sync object (the caller's
+	 * release at the start, each waited-for reader's at its exit), the
+	 * other tasks' exits before the start (their last one's token), and
+	 * the callback's release when it has run (for rcu_barrier())
+	 */
 	long token;
+	int nr_past;
+	struct mlf_task *past[MAX_TASKS];
+	unsigned long past_exits[MAX_TASKS];
+	long ran_token;
 };
 
 struct quarantined {
@@ -68,6 +78,11 @@ static struct {
 	int running_cb;
 	unsigned long grace_periods, callbacks;
 } R;
+
+#ifdef MLF_TSAN
+/* the run of the dependency table's entries (below): a new run, none */
+static unsigned long dep_gen;
+#endif
 
 #ifdef MLF_SCHED_FEEDBACK
 /*
@@ -121,6 +136,9 @@ MLF_NO_TSAN static void *grow(void *buf, int *cap, int want, size_t size)
 
 MLF_NO_TSAN void mlf_rcu_model_begin(void)
 {
+#ifdef MLF_TSAN
+	dep_gen++;		/* every entry of the last run is gone */
+#endif
 	R.nr_gps = 0;
 	R.next_ready = 0;
 	R.nr_q = 0;
@@ -158,10 +176,49 @@ MLF_NO_TSAN u64 mlf_rcu_model_hash(void)
 	return h;
 }
 
+/*
+ * rcu.poison: a quarantined block still holds the poison it got at its
+ * free, every byte. A write after the free that took no scheduling point
+ * (a plain store through a pointer kept too long) changed it, and nothing
+ * else would see it without ASan. Like SLUB's "Poison overwritten".
+ */
+MLF_NO_TSAN static void check_poison(const struct quarantined *q)
+{
+	size_t i, first, last;
+	char by[16];
+
+	for (i = 0; i < q->size; i++)
+		if (q->ptr[i] != (char)MLF_FREE_POISON)
+			break;
+	if (i == q->size)
+		return;
+	first = last = i;
+	for (; i < q->size; i++)
+		if (q->ptr[i] != (char)MLF_FREE_POISON)
+			last = i;
+	if (q->freed_by < 0)
+		snprintf(by, sizeof(by), "rcu");
+	else
+		snprintf(by, sizeof(by), "t%d", q->freed_by);
+	mlf_fail_simple("rcu.poison",
+			"Poison overwritten: bytes %zu to %zu of a %zu-byte "
+			"object at %p, freed at step %lu by %s %s, are no longer "
+			"%#x at the end of the run (byte %zu is %#x): a write "
+			"after the free that no scheduling point saw",
+			first, last, q->size, (void *)q->ptr, q->freed_at, by,
+			q->after_gp ? "after a grace period" :
+				      "with no grace period",
+			MLF_FREE_POISON, first, (u8)q->ptr[first]);
+}
+
 MLF_NO_TSAN void mlf_rcu_model_end(struct mlf_sched_stats *stats)
 {
 	int i;
 
+	for (i = 0; i < R.nr_q; i++) {
+		mlf_asan_unpoison(R.q[i].ptr, R.q[i].size);
+		check_poison(&R.q[i]);
+	}
 	for (i = 0; i < R.nr_q; i++)
 		free(R.q[i].ptr);
 	R.nr_q = 0;
@@ -233,15 +290,46 @@ MLF_NO_TSAN static struct grace_period *gp_start(void)
 			gp->waiting |= 1u << gp->nr_inside;
 			gp->exits_then[gp->nr_inside] = t->rcu_exits;
 			gp->inside[gp->nr_inside++] = t;
-		} else if (t != self) {
-			/* its sections are over: they happened before */
-			mlf_tsan_acquire(&t->rcu_token);
+		} else if (t != self && t->rcu_exits) {
+			/*
+			 * Its sections so far are over: they happen before
+			 * the grace period's end, so before the waiter's
+			 * return and the callback, which acquire them then
+			 * (gp_acquire()); not before what the caller of
+			 * call_rcu() does next, which the kernel leaves
+			 * unordered with them.
+			 */
+			gp->past_exits[gp->nr_past] = t->rcu_exits;
+			gp->past[gp->nr_past++] = t;
 		}
 	}
 	rcu_note(GP_BEGAN, gp->nr_inside);
-	/* what the caller did so far happens before the grace period's end */
+	/*
+	 * What the caller did so far happens before the grace period's end
+	 * (for call_rcu(), before the callback: the kernel's call_rcu()
+	 * comment on the memory barriers of both sides)
+	 */
 	mlf_tsan_release(&gp->token);
 	return gp;
+}
+
+/*
+ * The happens-before the end of @gp gives its waiter (after
+ * synchronize_rcu()) or its callback, and only that: the caller's code
+ * before the grace period began, the exits of the readers it waited for,
+ * and every section the other tasks had left when it began. A task that
+ * left more than MLF_TSAN_RING sections since has its token of then
+ * reused by a later exit, whose release covers it (and more: this can
+ * only hide a race, never report one).
+ */
+MLF_NO_TSAN static void gp_acquire(const struct grace_period *gp)
+{
+	int i;
+
+	mlf_tsan_acquire(&gp->token);
+	for (i = 0; i < gp->nr_past; i++)
+		mlf_tsan_acquire(&gp->past[i]->rcu_exit_tokens
+					[gp->past_exits[i] % MLF_TSAN_RING]);
 }
 
 MLF_NO_TSAN void mlf_rcu_model_read_lock(void)
@@ -263,7 +351,8 @@ MLF_NO_TSAN void mlf_rcu_model_read_unlock(void)
 	if (R.nr_pending)
 		mlf_sched_rcu_step(true);
 	t->rcu_exits++;
-	mlf_tsan_release(&t->rcu_token);
+	/* this exit, for the grace periods that begin after it */
+	mlf_tsan_release(&t->rcu_exit_tokens[t->rcu_exits % MLF_TSAN_RING]);
 	for (g = 0; g < R.nr_gps && R.nr_pending; g++) {
 		struct grace_period *gp = R.gps[g];
 
@@ -289,7 +378,7 @@ MLF_NO_TSAN void mlf_rcu_model_synchronize(void)
 		gp_complete(gp);
 	while (!gp->done)
 		mlf_sched_block(MLF_WAIT_GP, gp);
-	mlf_tsan_acquire(&gp->token);
+	gp_acquire(gp);
 }
 
 MLF_NO_TSAN void mlf_rcu_model_call(struct callback_head *head,
@@ -317,13 +406,17 @@ MLF_NO_TSAN bool mlf_rcu_model_run_callback(void)
 		R.callbacks++;
 		rcu_note(CALLBACK_RAN, nr_readers_inside());
 		check_gp_over(gp, "rcu.cb_early", "a call_rcu callback ran:");
-		mlf_tsan_acquire(&gp->token);
+		gp_acquire(gp);
 		R.running_cb = g;
 		gp->func(gp->head);
 		R.running_cb = -1;
+		/*
+		 * What the callback did happens before the return of an
+		 * rcu_barrier() that waited for it, and nothing else: not
+		 * before later grace periods' callers.
+		 */
+		mlf_tsan_release(&gp->ran_token);
 		mlf_sched_wake(&gp->ran);
-		/* what the callback did happens before later grace periods */
-		mlf_tsan_release(&mlf_current()->rcu_token);
 		return true;
 	}
 	return false;
@@ -340,7 +433,7 @@ MLF_NO_TSAN void mlf_rcu_model_barrier(void)
 		while (gp->func && !gp->ran)
 			mlf_sched_block(MLF_WAIT_BARRIER, &gp->ran);
 		if (gp->func)
-			mlf_tsan_acquire(&gp->token);
+			mlf_tsan_acquire(&gp->ran_token);
 	}
 }
 
@@ -354,6 +447,115 @@ MLF_NO_TSAN void mlf_rcu_model_task_done(void)
 				"section (depth %d)",
 				t->rcu_read_depth);
 }
+
+/* ---- dependency ordering, for ThreadSanitizer ---- */
+
+/*
+ * A reader standing on a node that a writer moves follows the node's new
+ * ->next, stored with WRITE_ONCE() under the node lock, into a node the
+ * reader never acquired the publication of (maybe onlined a moment ago).
+ * The kernel orders that by the LKMM's acq-po ; rfe ; addr: what happened
+ * before the writer took its lock happens before the reader's loads that
+ * depend on the pointer. ThreadSanitizer knows no dependencies; a release
+ * store would give it the writer's whole clock at the store, the
+ * section's own plain accesses before the store included, which the
+ * kernel does not order. So a locked WRITE_ONCE_DEP() store notes the
+ * writer's clock when it took the lock (a sync object per acquisition,
+ * mlf_task.lock_snapshots), and a dependent load of that location
+ * acquires it. A table per run, by address; an rcu_assign_pointer() to
+ * a location ends its entry (the release carries the ordering itself).
+ */
+#ifdef MLF_TSAN
+#define DEP_TABLE 8192		/* a power of two: a run's next pointers */
+
+static struct dep_entry {
+	const volatile void *addr;
+	long *token;		/* the writer's lock snapshot, or NULL */
+	unsigned long gen;	/* valid in run R.dep_gen only */
+} dep_table[DEP_TABLE];
+
+MLF_NO_TSAN static struct dep_entry *dep_find(const volatile void *p,
+					      bool insert)
+{
+	size_t h = (size_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ULL >> 51);
+	int n;
+
+	for (n = 0; n < DEP_TABLE; n++, h = (h + 1) & (DEP_TABLE - 1)) {
+		struct dep_entry *e = &dep_table[h];
+
+		if (e->gen != dep_gen) {
+			if (!insert)
+				return NULL;
+			e->gen = dep_gen;
+			e->addr = p;
+			e->token = NULL;
+			return e;
+		}
+		if (e->addr == p)
+			return e;
+	}
+	return NULL;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_lock_acquired(void)
+{
+	struct mlf_task *t = mlf_current();
+
+	t->lock_acquisitions++;
+	mlf_tsan_release(&t->lock_snapshots[t->lock_acquisitions %
+					    MLF_TSAN_RING]);
+}
+
+MLF_NO_TSAN bool mlf_rcu_model_dep_store(const volatile void *p)
+{
+	struct mlf_task *t = mlf_current();
+	struct dep_entry *e = dep_find(p, true);
+
+	if (!e)
+		return false;
+	/* no lock held: nothing is ordered before the store */
+	e->token = t->locks_held ?
+		&t->lock_snapshots[t->lock_acquisitions % MLF_TSAN_RING] :
+		NULL;
+	return true;
+}
+
+MLF_NO_TSAN void mlf_rcu_model_dep_load(const volatile void *p)
+{
+	struct dep_entry *e = dep_find(p, false);
+
+	if (e && e->token)
+		mlf_tsan_acquire(e->token);
+}
+
+MLF_NO_TSAN void mlf_rcu_model_dep_publish(const volatile void *p)
+{
+	struct dep_entry *e = dep_find(p, false);
+
+	if (e)
+		e->token = NULL;
+}
+#else
+void mlf_rcu_model_lock_acquired(void)
+{
+}
+
+bool mlf_rcu_model_dep_store(const volatile void *p)
+{
+	(void)p;
+	return false;
+}
+
+void mlf_rcu_model_dep_load(const volatile void *p)
+{
+	(void)p;
+}
+
+void mlf_rcu_model_dep_publish(const volatile void *p)
+{
+	(void)p;
+}
+#endif
 
 /* ---- the quarantine ---- */
 
@@ -469,6 +671,8 @@ MLF_NO_TSAN void mlf_rcu_model_free(void *ptr, size_t size)
 	 */
 	for (i = 0; i < size; i++)
 		((volatile u8 *)ptr)[i] = MLF_FREE_POISON;
+	/* and for ASan: any access from now on is reported where it is made */
+	mlf_asan_poison(ptr, size);
 	R.q = grow(R.q, &R.cap_q, R.nr_q + 1, sizeof(*R.q));
 	at = q_search(ptr);
 	memmove(&R.q[at + 1], &R.q[at], (R.nr_q - at) * sizeof(*R.q));
@@ -532,4 +736,9 @@ MLF_NO_TSAN void mlf_rcu_model_access(const volatile void *addr,
 			since <= (q->after_gp ? q->gp_start : q->freed_at) ?
 					     "began before it" :
 					     "began after it");
+	/*
+	 * A handler that returns (a test's) lets the task go on to the
+	 * access its check just named: not ASan's to report again.
+	 */
+	mlf_asan_unpoison(q->ptr, q->size);
 }

@@ -68,6 +68,20 @@ u64 mlf_rcu_model_hash(void);
 /* A scheduling point on @addr: fails if it lies in freed memory. */
 void mlf_rcu_model_access(const volatile void *addr, enum mlf_point kind);
 
+/*
+ * ThreadSanitizer's view of dependency ordering in a scheduled run (TSan
+ * builds only; compiler.h and rcupdate.h call these): a task took a lock
+ * (its clock then is kept); a WRITE_ONCE_DEP() store to @p by a task
+ * holding a lock (false: no room to note it, store with release instead);
+ * a dependent load of @p (rcu_dereference*()), which acquires what
+ * happened before that writer took its lock; an rcu_assign_pointer() to
+ * @p, a release the load acquires by itself.
+ */
+void mlf_rcu_model_lock_acquired(void);
+bool mlf_rcu_model_dep_store(const volatile void *p);
+void mlf_rcu_model_dep_load(const volatile void *p);
+void mlf_rcu_model_dep_publish(const volatile void *p);
+
 /* schedule.c: wake rcu's task, a callback is ready */
 void mlf_sched_callback_ready(void);
 

@@ -56,19 +56,55 @@ static inline int rcu_read_lock_held(void)
  * Publication is a release store and a dereference an acquire load: what the
  * kernel gets from address dependencies, spelled so that ThreadSanitizer
  * understands it. bug-plain-publish turns the release store into a plain one.
+ *
+ * The checked forms follow the kernel's rules (include/linux/rcupdate.h):
+ * rcu_dereference() is rcu_dereference_check(p, 0), which requires its
+ * condition or rcu_read_lock_held(); rcu_dereference_protected(p, c), the
+ * update side's, requires c (typically lockdep_is_held() of the lock that
+ * keeps p from changing); rcu_dereference_raw() requires nothing. Otherwise
+ * lockdep-RCU's "suspicious RCU usage" (lockdep.rcu_suspicious).
  */
-#define rcu_dereference(p)                                            \
+#ifdef MLF_SHIM_BENCH
+#define mlf_rcu_lockdep_check(c, what) ((void)0)
+#else
+#define mlf_rcu_lockdep_check(c, what)                                \
+	do {                                                          \
+		if (unlikely(!(c)))                                   \
+			mlf_rcu_suspicious((what), __FILE__, __LINE__); \
+	} while (0)
+#endif
+
+#define rcu_dereference_raw(p)                                        \
 	({                                                            \
 		typeof(&(p)) __p = &(p);                              \
 		mlf_point(MLF_PT_DEREF, __p);                         \
-		__atomic_load_n(__p, __ATOMIC_ACQUIRE);               \
+		typeof(__atomic_load_n(__p, __ATOMIC_ACQUIRE)) __v =  \
+			__atomic_load_n(__p, __ATOMIC_ACQUIRE);       \
+		mlf_dep_load(__p);                                    \
+		__v;                                                  \
 	})
-#define rcu_dereference_raw(p) rcu_dereference(p)
-#define rcu_dereference_protected(p, c) (p)
+#define rcu_dereference_check(p, c)                                   \
+	({                                                            \
+		typeof(&(p)) __p = &(p);                              \
+		mlf_point(MLF_PT_DEREF, __p);                         \
+		mlf_rcu_lockdep_check((c) || rcu_read_lock_held(),    \
+				      "rcu_dereference_check");       \
+		typeof(__atomic_load_n(__p, __ATOMIC_ACQUIRE)) __v =  \
+			__atomic_load_n(__p, __ATOMIC_ACQUIRE);       \
+		mlf_dep_load(__p);                                    \
+		__v;                                                  \
+	})
+#define rcu_dereference(p) rcu_dereference_check(p, 0)
+#define rcu_dereference_protected(p, c)                               \
+	({                                                            \
+		mlf_rcu_lockdep_check(c, "rcu_dereference_protected"); \
+		(p);                                                  \
+	})
 #define rcu_assign_pointer(p, v)                                      \
 	({                                                            \
 		typeof(&(p)) __p = &(p);                              \
 		mlf_point(MLF_PT_PUBLISH, __p);                       \
+		mlf_dep_publish(__p);                                 \
 		__atomic_store_n(__p, (v), __ATOMIC_RELEASE);         \
 	})
 #define RCU_INIT_POINTER(p, v) WRITE_ONCE(p, v)

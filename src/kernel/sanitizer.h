@@ -99,11 +99,15 @@ static inline void mlf_tsan_ignore_restore(int depth)
 	__sanitizer_finish_switch_fiber((save), NULL, NULL)
 #define mlf_asan_unpoison(addr, size) \
 	__asan_unpoison_memory_region((addr), (size))
+/* the quarantine of a scheduled run: any access is ASan's use-after-poison */
+#define mlf_asan_poison(addr, size) \
+	__asan_poison_memory_region((addr), (size))
 #else
 #define mlf_asan_start_switch(save, bottom, size) \
 	((void)(save), (void)(bottom), (void)(size))
 #define mlf_asan_finish_switch(save) ((void)(save))
 #define mlf_asan_unpoison(addr, size) ((void)(addr), (void)(size))
+#define mlf_asan_poison(addr, size) ((void)(addr), (void)(size))
 #endif
 
 #endif

@@ -4,7 +4,8 @@
  * hook the harness installs (to count them, or to let another thread run),
  * and check what the kernel's might_sleep() checks: no scheduling point
  * inside an RCU read-side critical section or with a spinlock held
- * ("sched.atomic").
+ * ("sched.atomic"); so do the shim's other functions that may sleep
+ * (synchronize_rcu(), rcu_barrier()).
  */
 #ifndef _MLF_KERNEL_SCHED_H
 #define _MLF_KERNEL_SCHED_H
@@ -16,6 +17,11 @@ typedef void (*mlf_resched_hook_t)(const char *where);
 mlf_resched_hook_t mlf_set_resched_hook(mlf_resched_hook_t hook);
 
 void mlf_cond_resched(const char *where);
+/*
+ * might_sleep() of a function that may sleep (@what: "synchronize_rcu",
+ * "rcu_barrier"): "sched.atomic" in atomic context, as cond_resched().
+ */
+void mlf_might_sleep(const char *what);
 
 #ifdef MLF_SHIM_BENCH
 #include "bench_fast.h"	/* scheduling points cost nothing */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "compiler.h"
+#include "rcu_model.h"
 #include "report.h"
 #include "sanitizer.h"
 #include "schedule.h"
@@ -60,6 +61,10 @@ static void model_lock(spinlock_t *lock, unsigned long self,
 	set_owner(lock, self);
 	mlf_tsan_acquire(lock);
 	mlf_locks_held++;
+#ifdef MLF_TSAN
+	/* the clock a WRITE_ONCE_DEP() in this section orders (compiler.h) */
+	mlf_rcu_model_lock_acquired();
+#endif
 }
 
 static void model_unlock(spinlock_t *lock, const struct mlf_site *site)

@@ -42,6 +42,11 @@ void mlf_spin_lock(spinlock_t *lock, const char *where,
 		   const struct mlf_site *site);
 void mlf_spin_unlock(spinlock_t *lock, const struct mlf_site *site);
 void mlf_lockdep_assert_held(spinlock_t *lock, const char *where);
+#ifndef MLF_SHIM_BENCH
+/* lockdep_is_held(): the calling thread or task holds @lock */
+#define lockdep_is_held(l) \
+	(__atomic_load_n(&(l)->owner, __ATOMIC_RELAXED) == mlf_thread_id())
+#endif
 
 /* Lock statistics for benchmarks: off unless a benchmark turns them on. */
 struct mlf_lock_stats {

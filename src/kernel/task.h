@@ -17,6 +17,9 @@
 struct mlf_sched_task;
 struct mlf_walk;
 
+/* How far back a task's ThreadSanitizer tokens reach (rcu_model.c). */
+#define MLF_TSAN_RING 64
+
 /* random.c: where get_random_u32_below() takes its draws from */
 struct mlf_entropy {
 	const u8 *bytes;
@@ -40,8 +43,16 @@ struct mlf_task {
 	/* rcu_model.c: sections left, and the step the current one began */
 	unsigned long rcu_exits;
 	unsigned long rcu_section_start;
-	/* rcu_model.c: ThreadSanitizer's token for the sections left */
-	long rcu_token;
+	/*
+	 * rcu_model.c, for ThreadSanitizer: a sync object for each of the
+	 * task's last MLF_TSAN_RING exits from a read-side critical section
+	 * (by exit count) and acquisitions of a lock (by their count), each
+	 * released into at that moment: what a grace period and a dependent
+	 * load acquire, no more.
+	 */
+	long rcu_exit_tokens[MLF_TSAN_RING];
+	long lock_snapshots[MLF_TSAN_RING];
+	unsigned long lock_acquisitions;
 	struct mlf_entropy entropy;
 	/* current_is_kswapd(), task_is_dying() */
 	bool is_kswapd;
