@@ -42,7 +42,7 @@ static struct {
 	u64 key[2];
 } H;
 
-static inline void join(vclock to, const vclock from)
+MLF_NO_TSAN static inline void join(vclock to, const vclock from)
 {
 	int i;
 
@@ -51,13 +51,13 @@ static inline void join(vclock to, const vclock from)
 			to[i] = from[i];
 }
 
-static inline int hb_slot(int slot)
+MLF_NO_TSAN static inline int hb_slot(int slot)
 {
 	/* rcu's task comes after the harness's, whose number varies */
 	return slot >= H.nr ? MLF_HB_TASKS - 1 : slot;
 }
 
-static inline size_t loc_hash(uintptr_t key, size_t cap)
+MLF_NO_TSAN static inline size_t loc_hash(uintptr_t key, size_t cap)
 {
 	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
 }
@@ -184,7 +184,7 @@ MLF_NO_TSAN static void compute(int i)
 		join(s->vc, H.rcu_r);
 }
 
-static inline u64 mix64(u64 x)
+MLF_NO_TSAN static inline u64 mix64(u64 x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;

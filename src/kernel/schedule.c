@@ -181,18 +181,18 @@ const char *mlf_point_name(enum mlf_point kind)
 }
 
 /* rcu's task has a place of its own: its fiber is parked in rcu_main() */
-static inline struct mlf_sched_task *rcu_task(void)
+MLF_NO_TSAN static inline struct mlf_sched_task *rcu_task(void)
 {
 	return &S.tasks[MLF_SCHED_MAX_TASKS];
 }
 
 /* All tasks, the harness's in index order, then rcu: @i in 0..S.nr. */
-static inline struct mlf_sched_task *task_at(int i)
+MLF_NO_TSAN static inline struct mlf_sched_task *task_at(int i)
 {
 	return i == S.nr ? rcu_task() : &S.tasks[i];
 }
 
-static inline int slot_of(const struct mlf_sched_task *t)
+MLF_NO_TSAN static inline int slot_of(const struct mlf_sched_task *t)
 {
 	return t == rcu_task() ? S.nr : (int)(t - S.tasks);
 }

@@ -195,9 +195,13 @@ def lineless_layer(func, path):
     if path in defs:
         return layer(path), path
     layers = {layer(d) for d in defs}
-    if len(layers) == 1:
-        return layers.pop(), sorted(defs)[0]
-    return None, None
+    if len(layers) != 1:
+        return None, None
+    defined = sorted(defs)[0]
+    if tree and root != tree and defined.startswith(root + "/"):
+        # the report's tree is not on this machine: the same file in it
+        defined = tree + defined[len(root):]
+    return layers.pop(), defined
 
 
 def access_side(text, start, stop):
