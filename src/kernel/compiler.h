@@ -12,6 +12,7 @@
 #include "sanitizer.h"
 #include "schedule.h"
 #include "types.h"
+#include "wmm.h"
 
 /* A scheduling point of @kind on the object at @p, here in the source. */
 #ifdef MLF_SHIM_BENCH
@@ -20,17 +21,58 @@
 #define mlf_point(kind, p) mlf_sched_point((kind), (p), MLF_SITE())
 #endif
 
+/*
+ * Under the weak memory model (wmm.h) a marked access goes through it: a
+ * load returns the store the model chose, a store joins the history. The
+ * value crosses as the bytes of a u64; a marked load of a pointer orders
+ * the loads through it, the address dependency, as an acquire would (more
+ * than the LKMM orders: also loads not through it). Outside the bench
+ * shim, a scheduled run with the model on; else the plain relaxed access.
+ */
+#ifdef MLF_SHIM_BENCH
+#define mlf_wmm(x) false
+#else
+#define mlf_wmm(x) mlf_wmm_running()
+#endif
+#define __mlf_from_u64(x, v)                                          \
+	({                                                            \
+		union {                                               \
+			typeof(x) __v;                                \
+			u64 __u;                                      \
+		} __c = { .__u = (v) };                               \
+		__c.__v;                                              \
+	})
+#define __mlf_to_u64(x, val)                                          \
+	({                                                            \
+		union {                                               \
+			typeof(x) __v;                                \
+			u64 __u;                                      \
+		} __c = { .__u = 0 };                                 \
+		__c.__v = (val);                                      \
+		__c.__u;                                              \
+	})
+#define __mlf_load_order(x)                                           \
+	(__builtin_classify_type(x) == 5 ? MLF_WMM_ACQUIRE : MLF_WMM_RELAXED)
+#define __mlf_wmm_load(p, order)                                      \
+	__mlf_from_u64(*(p), mlf_wmm_load((p), sizeof(*(p)), (order)))
+#define __mlf_wmm_store(p, val, order)                                \
+	mlf_wmm_store((p), sizeof(*(p)), __mlf_to_u64(*(p), (val)), (order))
+
 #define READ_ONCE(x)                                                  \
 	({                                                            \
 		typeof(&(x)) __p = &(x);                              \
 		mlf_point(MLF_PT_READ, __p);                          \
-		__atomic_load_n(__p, __ATOMIC_RELAXED);               \
+		mlf_wmm(x) ? __mlf_wmm_load(__p, __mlf_load_order(x)) :  \
+			     __atomic_load_n(__p, __ATOMIC_RELAXED);  \
 	})
 #define WRITE_ONCE(x, val)                                            \
 	({                                                            \
 		typeof(&(x)) __p = &(x);                              \
 		mlf_point(MLF_PT_WRITE, __p);                         \
-		__atomic_store_n(__p, (val), __ATOMIC_RELAXED);       \
+		if (mlf_wmm(x))                                       \
+			__mlf_wmm_store(__p, (val), MLF_WMM_RELAXED); \
+		else                                                  \
+			__atomic_store_n(__p, (val), __ATOMIC_RELAXED); \
 	})
 
 /*
@@ -79,29 +121,44 @@ void mlf_rcu_model_dep_publish(const volatile void *p);
 	({                                                            \
 		typeof(&(x)) __p = &(x);                              \
 		mlf_point(MLF_PT_WRITE, __p);                         \
-		if (mlf_dep_store(__p))                               \
+		if (mlf_wmm(x))                                       \
+			mlf_wmm_store_dep(__p, sizeof(*__p),          \
+					  __mlf_to_u64(*__p, (val))); \
+		else if (mlf_dep_store(__p))                          \
 			__atomic_store_n(__p, (val), __ATOMIC_RELAXED); \
 		else                                                  \
 			__atomic_store_n(__p, (val), __ATOMIC_RELEASE); \
 	})
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
-#define smp_mb()                                                      \
+#define __mlf_fence(kind)                                             \
 	({                                                            \
 		mlf_point(MLF_PT_BARRIER, NULL);                      \
+		if (mlf_wmm(0))                                       \
+			mlf_wmm_fence(kind);                          \
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);              \
 	})
+#define smp_mb() __mlf_fence(MLF_WMM_MB)
+#define smp_rmb() __mlf_fence(MLF_WMM_RMB)
+#define smp_wmb() __mlf_fence(MLF_WMM_WMB)
+/* the atomics here are fully ordered or relaxed: these are smp_mb() */
+#define smp_mb__before_atomic() smp_mb()
+#define smp_mb__after_atomic() smp_mb()
 #define smp_load_acquire(p)                                           \
 	({                                                            \
 		typeof(p) __p = (p);                                  \
 		mlf_point(MLF_PT_DEREF, __p);                         \
-		__atomic_load_n(__p, __ATOMIC_ACQUIRE);               \
+		mlf_wmm(*__p) ? __mlf_wmm_load(__p, MLF_WMM_ACQUIRE) : \
+				__atomic_load_n(__p, __ATOMIC_ACQUIRE); \
 	})
 #define smp_store_release(p, v)                                       \
 	({                                                            \
 		typeof(p) __p = (p);                                  \
 		mlf_point(MLF_PT_PUBLISH, __p);                       \
-		__atomic_store_n(__p, (v), __ATOMIC_RELEASE);         \
+		if (mlf_wmm(*__p))                                    \
+			__mlf_wmm_store(__p, (v), MLF_WMM_RELEASE);   \
+		else                                                  \
+			__atomic_store_n(__p, (v), __ATOMIC_RELEASE); \
 	})
 
 /* The atomics: one scheduling point each, named by the caller's line. */
@@ -118,35 +175,84 @@ void mlf_rcu_model_dep_publish(const volatile void *p);
 #define atomic_long_inc_not_zero(v) \
 	({ mlf_point(MLF_PT_ATOMIC, (v)); __atomic_long_inc_not_zero(v); })
 
+/* The memory model's read-modify-writes: @new from @old (wmm.h). */
+static inline bool __mlf_rmw_add(u64 old, u64 i, u64 unused, u64 *new)
+{
+	(void)unused;
+	*new = old + i;
+	return true;
+}
+
+static inline bool __mlf_rmw_inc_not_zero(u64 old, u64 unused, u64 unused2,
+					  u64 *new)
+{
+	(void)unused;
+	(void)unused2;
+	*new = old + 1;
+	return old != 0;
+}
+
+#ifdef MLF_SHIM_BENCH
+#define mlf_wmm_atomics() false
+#else
+#define mlf_wmm_atomics() mlf_wmm_running()
+#endif
+
 static inline long __atomic_long_read(const atomic_long_t *v)
 {
+	if (mlf_wmm_atomics())
+		return (long)mlf_wmm_load(&v->counter, sizeof(long),
+					  MLF_WMM_RELAXED);
 	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
 }
 
 static inline void __atomic_long_set(atomic_long_t *v, long i)
 {
+	if (mlf_wmm_atomics()) {
+		mlf_wmm_store(&v->counter, sizeof(long), (u64)i,
+			      MLF_WMM_RELAXED);
+		return;
+	}
 	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
 }
 
+/* value-returning atomics are fully ordered; the others relaxed */
 static inline long __atomic_long_add_return(long i, atomic_long_t *v)
 {
+	if (mlf_wmm_atomics())
+		return (long)mlf_wmm_rmw(&v->counter, sizeof(long),
+					 __mlf_rmw_add, (u64)i, 0, true) + i;
 	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
 }
 
 static inline void __atomic_long_add(long i, atomic_long_t *v)
 {
+	if (mlf_wmm_atomics()) {
+		mlf_wmm_rmw(&v->counter, sizeof(long), __mlf_rmw_add, (u64)i,
+			    0, false);
+		return;
+	}
 	__atomic_add_fetch(&v->counter, i, __ATOMIC_RELAXED);
 }
 
 static inline long __atomic_long_dec_return(atomic_long_t *v)
 {
+	if (mlf_wmm_atomics())
+		return (long)mlf_wmm_rmw(&v->counter, sizeof(long),
+					 __mlf_rmw_add, (u64)-1, 0, true) - 1;
 	return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
 /* Increment unless the counter is zero; true if it was incremented. */
 static inline bool __atomic_long_inc_not_zero(atomic_long_t *v)
 {
-	long c = __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+	long c;
+
+	if (mlf_wmm_atomics())
+		/* fully ordered when it succeeds; a failed one orders little */
+		return mlf_wmm_rmw(&v->counter, sizeof(long),
+				   __mlf_rmw_inc_not_zero, 0, 0, true) != 0;
+	c = __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
 
 	do {
 		if (!c)

@@ -113,9 +113,15 @@ void mlf_explore_visited_reserve(struct mlf_explore_visited *v, size_t nr)
 }
 
 /*
- * Met @key with @spent preemptions: true if it was met before with no
- * more (the rest is explored from there); records it otherwise.
+ * Met @key with @spent (preemptions in the low nibble, weak choices in the
+ * high one): true if it was met before with no more of either (the rest
+ * is explored from there); records it otherwise.
  */
+static inline bool dominated(int old, int now)
+{
+	return (old & 15) <= (now & 15) && (old >> 4) <= (now >> 4);
+}
+
 static bool visited_seen(struct mlf_explore_visited *v, const u64 key_in[2],
 			 int spent, struct mlf_explore_stats *stats)
 {
@@ -130,9 +136,11 @@ static bool visited_seen(struct mlf_explore_visited *v, const u64 key_in[2],
 	     h = (h + 1) & (v->cap - 1)) {
 		if (v->keys[h][0] != key[0] || v->keys[h][1] != key[1])
 			continue;
-		if (v->spent[h] <= spent)
+		if (dominated(v->spent[h], spent))
 			return true;
-		v->spent[h] = (u8)spent;
+		/* keep the one that covers more */
+		if (dominated(spent, v->spent[h]))
+			v->spent[h] = (u8)spent;
 		return false;
 	}
 	v->keys[h][0] = key[0];
@@ -147,17 +155,21 @@ void mlf_explore_begin(struct mlf_explore_run *run, int max_preemptions)
 {
 	run->nr_prefix = 0;
 	run->max_preemptions = max_preemptions;
+	if (run->max_weak < 0)
+		run->max_weak = 0;
 	run->nr_log = 0;
 	run->pruned_from = -1;
 	run->truncated = false;
+	run->weak_spent_now = 0;
 }
 
-MLF_NO_TSAN int mlf_explore_choose(struct mlf_explore_run *run,
-				   struct mlf_explore_visited *visited,
-				   struct mlf_explore_stats *stats,
-				   const s8 *options, int nr_options,
-				   bool preemptive, int preemptions,
-				   const u64 key[2])
+/* Log a choice point; the choice replayed, else the default, 0. */
+MLF_NO_TSAN static int choose(struct mlf_explore_run *run,
+			      struct mlf_explore_visited *visited,
+			      struct mlf_explore_stats *stats,
+			      const s8 *options, int nr_options, bool preemptive,
+			      bool weak, int preemptions, int weak_spent,
+			      const u64 key[2])
 {
 	int i = run->nr_log;
 	struct mlf_choice *c;
@@ -170,21 +182,53 @@ MLF_NO_TSAN int mlf_explore_choose(struct mlf_explore_run *run,
 	}
 	c = &run->log[run->nr_log++];
 	c->nr_options = (u8)nr_options;
-	memcpy(c->options, options, nr_options * sizeof(*options));
+	if (options)
+		memcpy(c->options, options, nr_options * sizeof(*options));
 	c->preemptive = preemptive;
+	c->weak = weak;
 	c->preemptions = (u8)preemptions;
+	c->weak_spent = (u8)weak_spent;
 	c->chosen = 0;
 	if (i < run->nr_prefix) {
 		c->chosen = run->prefix[i] < nr_options ? run->prefix[i] : 0;
 		return c->chosen;
 	}
 	if (run->pruned_from < 0 && visited && stats &&
-	    visited_seen(visited, key, preemptions, stats) &&
+	    visited_seen(visited, key,
+			 min(preemptions, 15) | min(weak_spent, 15) << 4, stats) &&
 	    run->mode != MLF_EXPLORE_COMPLETE) {
 		run->pruned_from = i;
 		stats->pruned++;
 	}
 	return 0;
+}
+
+MLF_NO_TSAN int mlf_explore_choose(struct mlf_explore_run *run,
+				   struct mlf_explore_visited *visited,
+				   struct mlf_explore_stats *stats,
+				   const s8 *options, int nr_options,
+				   bool preemptive, int preemptions,
+				   const u64 key[2])
+{
+	return choose(run, visited, stats, options, nr_options, preemptive,
+		      false, preemptions, run->weak_spent_now, key);
+}
+
+MLF_NO_TSAN int mlf_explore_choose_weak(struct mlf_explore_run *run,
+					struct mlf_explore_visited *visited,
+					struct mlf_explore_stats *stats,
+					int nr, int preemptions,
+					int weak_spent, const u64 key[2])
+{
+	int k;
+
+	if (nr > MLF_EXPLORE_MAX_WEAK_OPTIONS)
+		nr = MLF_EXPLORE_MAX_WEAK_OPTIONS;
+	k = choose(run, visited, stats, NULL, nr, false, true, preemptions,
+		   weak_spent, key);
+	if (k)
+		run->weak_spent_now = weak_spent + 1;
+	return k;
 }
 
 const char *mlf_explore_mode_name(enum mlf_explore_mode mode)
@@ -208,11 +252,11 @@ bool mlf_explore_next(struct mlf_explore_run *run)
 	for (j = limit - 1; j >= 0; j--) {
 		const struct mlf_choice *c = &run->log[j];
 		int next = c->chosen + 1;
-		int cost = c->preemptive ? 1 : 0;
 
 		if (next >= c->nr_options)
 			continue;
-		if (c->preemptions + cost > run->max_preemptions)
+		if (c->weak ? c->weak_spent + 1 > run->max_weak :
+			      c->preemptions + c->preemptive > run->max_preemptions)
 			continue;
 		for (k = 0; k < j; k++)
 			run->prefix[k] = run->log[k].chosen;
@@ -221,6 +265,7 @@ bool mlf_explore_next(struct mlf_explore_run *run)
 		run->nr_log = 0;
 		run->pruned_from = -1;
 		run->truncated = false;
+		run->weak_spent_now = 0;
 		return true;
 	}
 	return false;

@@ -42,7 +42,17 @@ struct mlf_choice {
 	u8 chosen;		/* index into options[] */
 	u8 preemptions;		/* spent before this choice */
 	bool preemptive;	/* options other than the first preempt */
+	/*
+	 * A weak choice (the memory model's: which store a load reads,
+	 * where a store goes): options are 0..nr - 1, the newest first;
+	 * any other than the first spends one of the weak bound.
+	 */
+	bool weak;
+	u8 weak_spent;		/* spent before this choice */
 };
+
+/* The most options a weak choice offers: older stores are not read. */
+#define MLF_EXPLORE_MAX_WEAK_OPTIONS 255
 
 enum mlf_explore_mode {
 	MLF_EXPLORE_REDUCED,
@@ -55,6 +65,7 @@ struct mlf_explore_run {
 	u8 prefix[MLF_EXPLORE_MAX_CHOICES];
 	int nr_prefix;
 	int max_preemptions;
+	int max_weak;		/* the weak bound: non-newest choices */
 	enum mlf_explore_mode mode;
 	/* MLF_EXPLORE_HEURISTIC: the harness's state hash at a choice point */
 	u64 (*state_hash)(void *arg);
@@ -63,6 +74,7 @@ struct mlf_explore_run {
 	struct mlf_choice log[MLF_EXPLORE_MAX_CHOICES];
 	int nr_log;
 	int pruned_from;	/* log index from which the run was cut, or -1 */
+	int weak_spent_now;	/* the run's weak choices so far */
 	bool truncated;		/* more choice points than the log holds */
 };
 
@@ -102,6 +114,13 @@ int mlf_explore_choose(struct mlf_explore_run *run,
 		       struct mlf_explore_stats *stats, const s8 *options,
 		       int nr_options, bool preemptive, int preemptions,
 		       const u64 key[2]);
+
+/* ... a weak choice of @nr options, @weak_spent spent before it. */
+int mlf_explore_choose_weak(struct mlf_explore_run *run,
+			    struct mlf_explore_visited *visited,
+			    struct mlf_explore_stats *stats, int nr,
+			    int preemptions, int weak_spent,
+			    const u64 key[2]);
 
 const char *mlf_explore_mode_name(enum mlf_explore_mode mode);
 

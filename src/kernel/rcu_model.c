@@ -15,6 +15,7 @@
 #include "poison.h"
 #include "report.h"
 #include "sanitizer.h"
+#include "wmm.h"
 
 #define MAX_TASKS (MLF_SCHED_MAX_TASKS + 1)
 
@@ -258,6 +259,7 @@ MLF_NO_TSAN static void check_gp_over(const struct grace_period *gp,
 MLF_NO_TSAN static void gp_complete(struct grace_period *gp)
 {
 	gp->done = true;
+	mlf_wmm_gp_complete(gp);
 	R.nr_pending--;
 	R.grace_periods++;
 	check_gp_over(gp, "rcu.gp", "at step");
@@ -268,7 +270,7 @@ MLF_NO_TSAN static void gp_complete(struct grace_period *gp)
 }
 
 /* A new grace period from now, for the current task. */
-MLF_NO_TSAN static struct grace_period *gp_start(void)
+MLF_NO_TSAN static struct grace_period *gp_start(bool strong)
 {
 	struct mlf_task *self = mlf_current();
 	struct grace_period *gp;
@@ -310,6 +312,7 @@ MLF_NO_TSAN static struct grace_period *gp_start(void)
 	 * comment on the memory barriers of both sides)
 	 */
 	mlf_tsan_release(&gp->token);
+	mlf_wmm_gp_begin(gp, strong);
 	return gp;
 }
 
@@ -336,8 +339,10 @@ MLF_NO_TSAN void mlf_rcu_model_read_lock(void)
 {
 	struct mlf_task *t = mlf_current();
 
-	if (!t->rcu_read_depth++)
+	if (!t->rcu_read_depth++) {
 		t->rcu_section_start = mlf_sched_step();
+		mlf_wmm_rcu_read_lock();
+	}
 }
 
 MLF_NO_TSAN void mlf_rcu_model_read_unlock(void)
@@ -351,6 +356,7 @@ MLF_NO_TSAN void mlf_rcu_model_read_unlock(void)
 	if (R.nr_pending)
 		mlf_sched_rcu_step(true);
 	t->rcu_exits++;
+	mlf_wmm_rcu_read_unlock();
 	/* this exit, for the grace periods that begin after it */
 	mlf_tsan_release(&t->rcu_exit_tokens[t->rcu_exits % MLF_TSAN_RING]);
 	for (g = 0; g < R.nr_gps && R.nr_pending; g++) {
@@ -363,6 +369,7 @@ MLF_NO_TSAN void mlf_rcu_model_read_unlock(void)
 				continue;
 			gp->waiting &= ~(1u << i);
 			mlf_tsan_release(&gp->token);
+			mlf_wmm_gp_reader_left(gp);
 			rcu_note(READER_LEFT, __builtin_popcount(gp->waiting));
 		}
 		if (!gp->waiting)
@@ -372,19 +379,20 @@ MLF_NO_TSAN void mlf_rcu_model_read_unlock(void)
 
 MLF_NO_TSAN void mlf_rcu_model_synchronize(void)
 {
-	struct grace_period *gp = gp_start();
+	struct grace_period *gp = gp_start(true);
 
 	if (!gp->waiting)
 		gp_complete(gp);
 	while (!gp->done)
 		mlf_sched_block(MLF_WAIT_GP, gp);
 	gp_acquire(gp);
+	mlf_wmm_gp_over(gp);
 }
 
 MLF_NO_TSAN void mlf_rcu_model_call(struct callback_head *head,
 				    void (*func)(struct callback_head *head))
 {
-	struct grace_period *gp = gp_start();
+	struct grace_period *gp = gp_start(false);
 
 	gp->head = head;
 	gp->func = func;
@@ -407,6 +415,7 @@ MLF_NO_TSAN bool mlf_rcu_model_run_callback(void)
 		rcu_note(CALLBACK_RAN, nr_readers_inside());
 		check_gp_over(gp, "rcu.cb_early", "a call_rcu callback ran:");
 		gp_acquire(gp);
+		mlf_wmm_gp_over(gp);
 		R.running_cb = g;
 		gp->func(gp->head);
 		R.running_cb = -1;

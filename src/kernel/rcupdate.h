@@ -74,12 +74,19 @@ static inline int rcu_read_lock_held(void)
 	} while (0)
 #endif
 
+/*
+ * An rcu_dereference() loads with acquire under the weak memory model
+ * (compiler.h): the address dependency of what follows, and more.
+ */
+#define __mlf_rcu_load(p)                                             \
+	(mlf_wmm(*(p)) ? __mlf_wmm_load((p), MLF_WMM_ACQUIRE) :        \
+			 __atomic_load_n((p), __ATOMIC_ACQUIRE))
 #define rcu_dereference_raw(p)                                        \
 	({                                                            \
 		typeof(&(p)) __p = &(p);                              \
 		mlf_point(MLF_PT_DEREF, __p);                         \
 		typeof(__atomic_load_n(__p, __ATOMIC_ACQUIRE)) __v =  \
-			__atomic_load_n(__p, __ATOMIC_ACQUIRE);       \
+			__mlf_rcu_load(__p);                          \
 		mlf_dep_load(__p);                                    \
 		__v;                                                  \
 	})
@@ -90,7 +97,7 @@ static inline int rcu_read_lock_held(void)
 		mlf_rcu_lockdep_check((c) || rcu_read_lock_held(),    \
 				      "rcu_dereference_check");       \
 		typeof(__atomic_load_n(__p, __ATOMIC_ACQUIRE)) __v =  \
-			__atomic_load_n(__p, __ATOMIC_ACQUIRE);       \
+			__mlf_rcu_load(__p);                          \
 		mlf_dep_load(__p);                                    \
 		__v;                                                  \
 	})
@@ -105,7 +112,10 @@ static inline int rcu_read_lock_held(void)
 		typeof(&(p)) __p = &(p);                              \
 		mlf_point(MLF_PT_PUBLISH, __p);                       \
 		mlf_dep_publish(__p);                                 \
-		__atomic_store_n(__p, (v), __ATOMIC_RELEASE);         \
+		if (mlf_wmm(p))                                       \
+			__mlf_wmm_store(__p, (v), MLF_WMM_RELEASE);   \
+		else                                                  \
+			__atomic_store_n(__p, (v), __ATOMIC_RELEASE); \
 	})
 #define RCU_INIT_POINTER(p, v) WRITE_ONCE(p, v)
 

@@ -23,6 +23,7 @@ struct hb_loc {
 struct hb_step {
 	bool open, computed;
 	unsigned int marks;
+	u64 note;		/* the memory model's choices in it */
 	enum mlf_hb_access access;
 	uintptr_t loc;
 	vclock vc;		/* once computed */
@@ -37,6 +38,7 @@ static struct {
 	/* joins of: every step, ALL's, writes (marked, PORT_WRITE), looks */
 	vclock every, all, writes, looks;
 	vclock rcu_r, rcu_w;	/* ... RCU_READ's, RCU_WRITE's */
+	vclock fences;		/* ... FENCE's (they share a view) */
 	struct hb_loc *locs;
 	size_t cap, used;
 	u64 key[2];
@@ -118,6 +120,7 @@ MLF_NO_TSAN void mlf_hb_begin(int nr_tasks)
 	memset(H.looks, 0, sizeof(H.looks));
 	memset(H.rcu_r, 0, sizeof(H.rcu_r));
 	memset(H.rcu_w, 0, sizeof(H.rcu_w));
+	memset(H.fences, 0, sizeof(H.fences));
 	H.key[0] = H.key[1] = 0;
 	if (!H.locs)
 		locs_grow();
@@ -132,6 +135,7 @@ MLF_NO_TSAN void mlf_hb_step_begin(int slot, enum mlf_hb_access access,
 	s->open = true;
 	s->computed = false;
 	s->marks = marks;
+	s->note = 0;
 	/* rcu's task runs the callbacks and the model's queue */
 	if (hb_slot(slot) == MLF_HB_TASKS - 1)
 		s->marks |= MLF_HB_ALL;
@@ -147,6 +151,14 @@ MLF_NO_TSAN void mlf_hb_step_mark(int slot, unsigned int marks)
 		s->marks |= marks;
 		s->computed = false;
 	}
+}
+
+MLF_NO_TSAN void mlf_hb_step_note(int slot, u64 v)
+{
+	struct hb_step *s = &H.step[hb_slot(slot)];
+
+	if (s->open)
+		s->note = s->note * 0x100000001b3ULL + v + 1;
 }
 
 /* The clock of task @i's open step: what it depends on, and itself. */
@@ -182,6 +194,8 @@ MLF_NO_TSAN static void compute(int i)
 		join(s->vc, H.rcu_w);
 	if (m & MLF_HB_RCU_WRITE)
 		join(s->vc, H.rcu_r);
+	if (m & MLF_HB_FENCE)
+		join(s->vc, H.fences);
 }
 
 MLF_NO_TSAN static inline u64 mix64(u64 x)
@@ -198,11 +212,12 @@ MLF_NO_TSAN void mlf_hb_step_end(int slot)
 	int i = hb_slot(slot), k;
 	struct hb_step *s = &H.step[i];
 	unsigned int m = s->marks;
-	u64 h0 = 0x6a09e667f3bcc908ULL ^ (u64)i;
-	u64 h1 = 0xbb67ae8584caa73bULL + (u64)i;
+	u64 h0, h1;
 
 	if (!s->open)
 		return;
+	h0 = 0x6a09e667f3bcc908ULL ^ (u64)i ^ s->note;
+	h1 = 0xbb67ae8584caa73bULL + (u64)i + s->note * 0x9e3779b97f4a7c15ULL;
 	if (!s->computed)
 		compute(i);
 	memcpy(H.last[i], s->vc, sizeof(s->vc));
@@ -225,6 +240,8 @@ MLF_NO_TSAN void mlf_hb_step_end(int slot)
 			join(H.rcu_r, s->vc);
 		if (m & MLF_HB_RCU_WRITE)
 			join(H.rcu_w, s->vc);
+		if (m & MLF_HB_FENCE)
+			join(H.fences, s->vc);
 	}
 	/*
 	 * The trace is the set of its steps with their clocks: a sum of a

@@ -62,6 +62,7 @@ enum mlf_hb_mark {
 	MLF_HB_RCU_READ = 1 << 2,
 	MLF_HB_RCU_WRITE = 1 << 3,
 	MLF_HB_ALL = 1 << 4,
+	MLF_HB_FENCE = 1 << 5,	/* an smp_mb() of the weak memory model */
 };
 
 /* A new run of @nr_tasks tasks (slots 0..nr_tasks - 1, and rcu's). */
@@ -72,6 +73,8 @@ void mlf_hb_step_begin(int slot, enum mlf_hb_access access,
 		       const volatile void *addr, unsigned int marks);
 /* ... it is also marked with @marks (enum mlf_hb_mark). */
 void mlf_hb_step_mark(int slot, unsigned int marks);
+/* ... it made choice @v of the memory model (what it read, where it stored). */
+void mlf_hb_step_note(int slot, u64 v);
 /* ... it ended (at a point, a block or the task's end). */
 void mlf_hb_step_end(int slot);
 

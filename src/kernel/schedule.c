@@ -24,6 +24,7 @@
 #include "rcu_model.h"
 #include "sanitizer.h"
 #include "sched_hb.h"
+#include "wmm.h"
 
 #define STACK_SIZE (1UL << 20)
 #define DEFAULT_MAX_STEPS 2000000UL
@@ -133,6 +134,9 @@ static struct {
 	 * last chose: until then the task it chose is still the one to run.
 	 */
 	bool pct_stale;
+	/* MLF_SCHED_INPUT under MLF_MM_LKMM: the next weak decision */
+	int next_weak;
+	unsigned long weak_countdown;
 	/* MLF_SCHED_EXPLORE */
 	int preemptions;
 	/*
@@ -212,6 +216,47 @@ MLF_NO_TSAN int mlf_sched_task_index(void)
 	return S.cur ? S.cur->index : 0;
 }
 
+static void explore_key(u64 key[2]);
+
+MLF_NO_TSAN int mlf_sched_slot(void)
+{
+	return S.cur ? slot_of(S.cur) : -1;
+}
+
+/*
+ * The memory model's choice (wmm.h): at a point's load or store, which is
+ * the open step of the current task, so the choice is noted in its
+ * happens-before (the same trace reads the same stores).
+ */
+MLF_NO_TSAN int mlf_sched_weak_choice(int nr)
+{
+	const struct mlf_sched_config *cfg = S.cfg;
+	int k = 0;
+
+	if (!S.cur || nr < 2)
+		return 0;
+	S.stats.weak_choices++;
+	if (cfg->policy == MLF_SCHED_EXPLORE) {
+		u64 key[2];
+
+		mlf_tsan_ignore_begin();
+		explore_key(key);
+		key[1] ^= 0x5bd1e995ULL;	/* not a scheduling choice */
+		k = mlf_explore_choose_weak(cfg->explore, S.visited,
+					    S.explore_stats, nr, S.preemptions,
+					    cfg->explore->weak_spent_now, key);
+		mlf_tsan_ignore_end();
+	} else if (cfg->policy == MLF_SCHED_INPUT && S.weak_countdown &&
+		   --S.weak_countdown == 0) {
+		k = min((int)cfg->weak[S.next_weak++].back, nr - 1);
+		S.weak_countdown = S.next_weak < cfg->nr_weak ?
+			max(cfg->weak[S.next_weak].delay, 1) : 0;
+	}
+	if (S.hb)
+		mlf_hb_step_note(slot_of(S.cur), (u64)k);
+	return k;
+}
+
 MLF_NO_TSAN unsigned long mlf_sched_step(void)
 {
 	if (S.hb_clock && S.cur)
@@ -244,6 +289,12 @@ MLF_NO_TSAN void mlf_sched_rcu_step(bool write)
 {
 	hb_mark(write ? MLF_HB_RCU_WRITE : MLF_HB_RCU_READ);
 }
+
+MLF_NO_TSAN void mlf_sched_note_fence(void)
+{
+	hb_mark(MLF_HB_FENCE);
+}
+
 
 /*
  * A step of the current task starts, standing for @access of @addr and
@@ -908,12 +959,17 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 
 	S.next_decision = 0;
 	S.countdown = cfg->nr_decisions ? max(cfg->decisions[0].delay, 1) : 0;
+	S.next_weak = 0;
+	S.weak_countdown = cfg->memory_model == MLF_MM_LKMM && cfg->nr_weak ?
+		max(cfg->weak[0].delay, 1) : 0;
 	if (cfg->policy == MLF_SCHED_PCT || cfg->policy == MLF_SCHED_PCT_RANDOM)
 		pct_setup(cfg);
 
 	S.main_task = mlf_current();
 	mlf_fiber_init_main(&S.main);
 	mlf_rcu_model_begin();
+	if (cfg->memory_model == MLF_MM_LKMM)
+		mlf_wmm_begin(S.nr);
 	__atomic_store_n(&mlf_sched_on, 1, __ATOMIC_RELAXED);
 
 	/*
@@ -940,6 +996,10 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	rcu_task()->parked = rcu_task()->state == T_BLOCKED &&
 			     rcu_task()->wait == MLF_WAIT_CALLBACK;
 	__atomic_store_n(&mlf_sched_on, 0, __ATOMIC_RELAXED);
+	if (cfg->memory_model == MLF_MM_LKMM) {
+		S.stats.stale_reads = mlf_wmm_stale_reads();
+		mlf_wmm_end();
+	}
 	mlf_current_task = S.main_task;
 	S.stats.steps = S.step;
 	S.hb = S.hb_clock = false;

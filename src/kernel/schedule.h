@@ -146,6 +146,22 @@ struct mlf_sched_decision {
 
 struct mlf_explore_run;
 
+enum mlf_memory_model {
+	MLF_MM_SC,		/* sequential consistency: each load the newest */
+	MLF_MM_LKMM,		/* the weak model after the LKMM (wmm.h) */
+};
+
+/*
+ * MLF_SCHED_INPUT's choices of what a marked load reads (or where in
+ * coherence a store goes) under MLF_MM_LKMM: at the delay-th weak choice
+ * point from the previous one, the back-th store before the newest (or
+ * the oldest allowed); the newest at every other.
+ */
+struct mlf_sched_weak {
+	u16 delay;	/* weak choice points from the previous (>= 1) */
+	u8 back;	/* 1..: how far before the newest */
+};
+
 struct mlf_sched_config {
 	int nr_tasks;				/* 1..MLF_SCHED_MAX_TASKS */
 	void (*fn)(int task, void *arg);	/* each task's work */
@@ -159,6 +175,9 @@ struct mlf_sched_config {
 	unsigned long pct_steps;		/* PCT_RANDOM: k */
 	unsigned long max_steps;		/* 0: a default bound */
 	struct mlf_explore_run *explore;	/* MLF_SCHED_EXPLORE */
+	enum mlf_memory_model memory_model;
+	const struct mlf_sched_weak *weak;	/* MLF_SCHED_INPUT, LKMM */
+	int nr_weak;
 	/* called at every point of a task, before the scheduler's choice */
 	void (*on_point)(enum mlf_point kind, const volatile void *addr,
 			 void *arg);
@@ -171,6 +190,8 @@ struct mlf_sched_stats {
 	unsigned long decisions;	/* input decisions taken */
 	unsigned long grace_periods;
 	unsigned long callbacks;
+	unsigned long weak_choices;	/* choice points of the memory model */
+	unsigned long stale_reads;	/* loads that read an older store */
 };
 
 /*
@@ -188,6 +209,13 @@ int mlf_sched_nr_tasks(void);
 struct mlf_task *mlf_sched_task_at(int i);
 /* Inside a run: the current task's index (MLF_SCHED_RCU_TASK: rcu). */
 int mlf_sched_task_index(void);
+/* ... its slot: 0..nr - 1 the harness's tasks, nr rcu's (-1 outside). */
+int mlf_sched_slot(void);
+/*
+ * The memory model's choice among @nr options (the newest store first):
+ * the input's, the exploration's, else 0. A choice point of its own.
+ */
+int mlf_sched_weak_choice(int nr);
 /*
  * The number of points passed since the run began; in an exploration with
  * the reduction (explore.h), the current step's logical time instead
@@ -209,6 +237,8 @@ void mlf_sched_observe(void);
 void mlf_sched_look(void);
 void mlf_sched_note_write(void);
 void mlf_sched_rcu_step(bool write);
+/* ... it is an smp_mb() of the weak memory model, which all of them share. */
+void mlf_sched_note_fence(void);
 /*
  * Around a probe's checks (the harness looking on, as on_point is): a
  * scheduling point reached in between fails "harness", for it would let

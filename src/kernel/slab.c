@@ -9,6 +9,7 @@
 #include "rcu_model.h"
 #include "report.h"
 #include "schedule.h"
+#include "wmm.h"
 
 /*
  * In a scheduled run an allocation or a free changes the allocator's and
@@ -30,6 +31,8 @@ void *kzalloc(size_t size, int gfp)
 	p = calloc(1, size);
 	if (!p)
 		mlf_fail_simple("oom", "kzalloc(%zu) failed", size);
+	/* the memory model's histories of what was here before are over */
+	mlf_wmm_forget(p, size);
 	return p;
 }
 

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "sanitizer.h"
 #include "schedule.h"
+#include "wmm.h"
 
 /* the lock's own bookkeeping: not scheduling points of the code under test */
 #define owner_of(lock) __atomic_load_n(&(lock)->owner, __ATOMIC_RELAXED)
@@ -48,6 +49,7 @@ void __spin_lock_init(spinlock_t *lock, const char *name,
 	pthread_mutex_init(&lock->lock, NULL);
 #endif
 	lock->owner = 0;
+	lock->locked = 0;
 	lock->key = key;
 	lock->name = name;
 }
@@ -60,6 +62,7 @@ static void model_lock(spinlock_t *lock, unsigned long self,
 		mlf_sched_block(MLF_WAIT_LOCK, lock);
 	set_owner(lock, self);
 	mlf_tsan_acquire(lock);
+	mlf_wmm_lock_acquired(lock, &lock->locked);
 	mlf_locks_held++;
 #ifdef MLF_TSAN
 	/* the clock a WRITE_ONCE_DEP() in this section orders (compiler.h) */
@@ -71,6 +74,7 @@ static void model_unlock(spinlock_t *lock, const struct mlf_site *site)
 {
 	__mlf_sched_point(MLF_PT_UNLOCK, lock, site);
 	mlf_locks_held--;
+	mlf_wmm_lock_released(lock, &lock->locked);
 	mlf_tsan_release(lock);
 	set_owner(lock, 0);
 	mlf_sched_wake(lock);

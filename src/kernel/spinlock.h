@@ -16,6 +16,7 @@
 #include "irqflags.h"
 #include "lockdep.h"
 #include "schedule.h"
+#include "wmm.h"
 
 #ifdef MLF_SHIM_BENCH
 #include "bench_fast.h"	/* spinlock_t and the lock calls of the bench shim */
@@ -27,10 +28,25 @@ typedef struct spinlock {
 	pthread_mutex_t lock;
 #endif
 	unsigned long owner;	/* mlf_thread_id() of the holder, 0 if free */
+	int locked;		/* the lock word, under the weak memory model */
 	struct lock_class_key *key;
 	const char *name;
 } spinlock_t;
 #endif
+
+/*
+ * spin_is_locked(): whether someone holds @l now, one scheduling point;
+ * smp_mb__after_spinlock(): a full barrier after the acquisition.
+ */
+#define spin_is_locked(l)                                             \
+	({                                                            \
+		mlf_point(MLF_PT_READ, &(l)->owner);                  \
+		mlf_wmm_running() ?                                   \
+			mlf_wmm_load(&(l)->locked, sizeof(int),       \
+				     MLF_WMM_RELAXED) != 0 :          \
+			__atomic_load_n(&(l)->owner, __ATOMIC_RELAXED) != 0; \
+	})
+#define smp_mb__after_spinlock() smp_mb()
 
 /* A small unique id per thread (never 0). */
 unsigned long mlf_thread_id(void);

@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The weak memory model of a scheduled run (wmm.h): the locations' store
+ * histories, the tasks' views, and what orderings hand on.
+ */
+#include "wmm.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "sanitizer.h"
+#include "schedule.h"
+
+#define NR_TASKS (MLF_SCHED_MAX_TASKS + 1)
+#define MAX_LOCS 16384
+#define MAX_STORES 65535
+#define MLF_WMM_MAX_OPTIONS 255
+
+int mlf_wmm_on;
+
+/*
+ * A view: per location id, the co-latest store seen (its id + 1; 0 none).
+ * Snapshots are immutable, cover the locations there were when taken, and
+ * live in the run's arena; a task's own views are dense and mutable.
+ */
+struct view {
+	int n;
+	u16 s[];
+};
+
+struct store {
+	u64 value;
+	int task;			/* the storing slot; -1: before the run */
+	int rank;			/* position in co */
+	const struct view *carried;	/* what an acquire of it joins */
+	u32 token;			/* ThreadSanitizer's sync object */
+	bool rmw;			/* a read-modify-write's */
+};
+
+struct loc {
+	uintptr_t addr;
+	int size;
+	int nr, cap;
+	struct store *st;		/* by id, in the order they were made */
+	u16 *co;			/* store ids in co order */
+	u16 base;		/* id + 1 of a store every task has seen, or 0 */
+};
+
+struct task_views {
+	u16 *floor;		/* the co-latest store seen, per location */
+	u16 *own;		/* the task's own latest store, per location */
+	u16 *pending;		/* what stores read since the last rmb carried */
+	const struct view *carry;	/* what its relaxed stores carry */
+	const struct view *locked;	/* its view when it last took a lock */
+};
+
+struct keyed {			/* a lock's or a grace period's view */
+	const void *key;
+	const struct view *view;	/* a lock's release; a GP's readers */
+	const struct view *start;	/* a grace period's starter's */
+};
+
+static struct {
+	u32 run;
+	int nr_tasks;
+	/* locations: by id, and a hash of address -> id for this run */
+	struct loc locs[MAX_LOCS];
+	int nr_locs;
+	struct {
+		uintptr_t addr;
+		u32 run;
+		int id;
+	} *hash;
+	size_t hash_cap, hash_used;
+	struct task_views t[NR_TASKS];
+	u16 *mb_view;		/* what the smp_mb()s so far saw */
+	u16 *gp_view;		/* what the ended grace periods' starters saw */
+	u16 *exit_view;		/* what the readers saw when they left */
+	struct keyed *keyed;
+	size_t keyed_cap, nr_keyed;
+	/* the run's arena of snapshots */
+	char *arena;
+	size_t arena_cap, arena_used;
+	unsigned long stale_reads;
+	u32 next_token;
+} W;
+
+/* ThreadSanitizer's sync objects for the stores: addresses, never read */
+static char tsan_tokens[1 << 16];
+
+static void fail_harness(const char *what)
+{
+	mlf_fail_simple("harness", "the memory model: %s", what);
+}
+
+/* ---- views ---- */
+
+MLF_NO_TSAN static inline int rank_of(int id, u16 s)
+{
+	return W.locs[id].st[s - 1].rank;
+}
+
+/* Join @src (its first @n entries) into the dense @dst. */
+MLF_NO_TSAN static void join(u16 *dst, const u16 *src, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (src[i] && (!dst[i] || rank_of(i, src[i]) > rank_of(i, dst[i])))
+			dst[i] = src[i];
+}
+
+MLF_NO_TSAN static inline void join_view(u16 *dst, const struct view *v)
+{
+	if (v)
+		join(dst, v->s, v->n);
+}
+
+MLF_NO_TSAN static void *arena_alloc(size_t size)
+{
+	void *p;
+
+	size = (size + 7) & ~(size_t)7;
+	if (W.arena_used + size > W.arena_cap)
+		fail_harness("the run's views outgrew their arena");
+	p = W.arena + W.arena_used;
+	W.arena_used += size;
+	return p;
+}
+
+MLF_NO_TSAN static const struct view *snapshot(const u16 *dense)
+{
+	struct view *v = arena_alloc(sizeof(*v) + W.nr_locs * sizeof(u16));
+
+	v->n = W.nr_locs;
+	memcpy(v->s, dense, W.nr_locs * sizeof(u16));
+	return v;
+}
+
+/* A snapshot of the join of @v and the dense @dense. */
+MLF_NO_TSAN static const struct view *snapshot_join(const struct view *v,
+						    const u16 *dense)
+{
+	struct view *j = arena_alloc(sizeof(*j) + W.nr_locs * sizeof(u16));
+
+	j->n = W.nr_locs;
+	memcpy(j->s, dense, W.nr_locs * sizeof(u16));
+	join_view(j->s, v);
+	return j;
+}
+
+/* ---- locations ---- */
+
+MLF_NO_TSAN static inline size_t hash_of(uintptr_t addr)
+{
+	return (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 17) & (W.hash_cap - 1);
+}
+
+/*
+ * The accesses themselves, instrumented: ThreadSanitizer sees a relaxed
+ * atomic access there, racing with any plain one it is not ordered with.
+ */
+__attribute__((noinline)) static u64 mem_read(const volatile void *p, int size)
+{
+	switch (size) {
+	case 1:
+		return __atomic_load_n((const volatile u8 *)p, __ATOMIC_RELAXED);
+	case 2:
+		return __atomic_load_n((const volatile u16 *)p, __ATOMIC_RELAXED);
+	case 4:
+		return __atomic_load_n((const volatile u32 *)p, __ATOMIC_RELAXED);
+	default:
+		return __atomic_load_n((const volatile u64 *)p, __ATOMIC_RELAXED);
+	}
+}
+
+__attribute__((noinline)) static void mem_write(volatile void *p, int size, u64 v)
+{
+	switch (size) {
+	case 1:
+		__atomic_store_n((volatile u8 *)p, (u8)v, __ATOMIC_RELAXED);
+		break;
+	case 2:
+		__atomic_store_n((volatile u16 *)p, (u16)v, __ATOMIC_RELAXED);
+		break;
+	case 4:
+		__atomic_store_n((volatile u32 *)p, (u32)v, __ATOMIC_RELAXED);
+		break;
+	default:
+		__atomic_store_n((volatile u64 *)p, v, __ATOMIC_RELAXED);
+		break;
+	}
+}
+
+/* Append a store at the end of co; its id. */
+MLF_NO_TSAN static int append(struct loc *l, u64 value, int task,
+			      const struct view *carried)
+{
+	struct store *s;
+
+	if (l->nr == MAX_STORES)
+		fail_harness("a location outgrew its history");
+	if (l->nr == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->st = realloc(l->st, l->cap * sizeof(*l->st));
+		l->co = realloc(l->co, l->cap * sizeof(*l->co));
+		if (!l->st || !l->co)
+			abort();
+	}
+	s = &l->st[l->nr];
+	s->value = value;
+	s->task = task;
+	s->rank = l->nr;
+	s->carried = carried;
+	s->token = W.next_token++;
+	s->rmw = false;
+	l->co[l->nr] = (u16)l->nr;
+	return l->nr++;
+}
+
+/*
+ * The location at @p, made (its history: what memory holds now, from
+ * before the run) on the first access of this run. Memory that changed
+ * since its last modelled store was written plainly: that value is the
+ * newest, from no task.
+ */
+MLF_NO_TSAN static int loc_of(const volatile void *p, int size)
+{
+	uintptr_t addr = (uintptr_t)p;
+	struct loc *l;
+	size_t h;
+	u64 now;
+	int id;
+
+	for (h = hash_of(addr); W.hash[h].run == W.run;
+	     h = (h + 1) & (W.hash_cap - 1))
+		if (W.hash[h].addr == addr)
+			break;
+	now = mem_read(p, size);
+	if (W.hash[h].run == W.run && W.locs[W.hash[h].id].size == size) {
+		id = W.hash[h].id;
+		l = &W.locs[id];
+		if (l->st[l->co[l->nr - 1]].value != now)
+			/*
+			 * A plain write, ordered by what orders plain
+			 * accesses (a data race is TSan's): every task sees
+			 * it, which hides reorderings, never invents one.
+			 */
+			l->base = (u16)(append(l, now, -1, NULL) + 1);
+		return id;
+	}
+	/* new, or accessed with another size: a history of its own */
+	if (W.nr_locs == MAX_LOCS)
+		fail_harness("too many locations in one run");
+	if (W.hash[h].run != W.run && 2 * (W.hash_used + 1) > W.hash_cap)
+		fail_harness("the location table is full");
+	id = W.nr_locs++;
+	l = &W.locs[id];
+	l->addr = addr;
+	l->size = size;
+	l->nr = 0;
+	l->base = (u16)(append(l, now, -1, NULL) + 1);
+	if (W.hash[h].run != W.run) {
+		W.hash[h].addr = addr;
+		W.hash[h].run = W.run;
+		W.hash_used++;
+	}
+	W.hash[h].id = id;
+	return id;
+}
+
+MLF_NO_TSAN void mlf_wmm_forget(const void *p, size_t size)
+{
+	uintptr_t a = (uintptr_t)p;
+	int id;
+
+	if (!mlf_wmm_running())
+		return;
+	/*
+	 * The locations in it are made anew on their next access: their hash
+	 * entries keep their place (a probe goes on past them) but answer for
+	 * no address.
+	 */
+	for (id = 0; id < W.nr_locs; id++) {
+		size_t h;
+
+		if (W.locs[id].addr < a || W.locs[id].addr >= a + size)
+			continue;
+		for (h = hash_of(W.locs[id].addr); W.hash[h].run == W.run;
+		     h = (h + 1) & (W.hash_cap - 1))
+			if (W.hash[h].addr == W.locs[id].addr &&
+			    W.hash[h].id == id) {
+				W.hash[h].addr = 0;
+				break;
+			}
+		W.locs[id].addr = 0;
+	}
+}
+
+/* ---- the tasks ---- */
+
+MLF_NO_TSAN static inline struct task_views *me(void)
+{
+	int slot = mlf_sched_slot();
+
+	return &W.t[slot < 0 ? 0 : slot];
+}
+
+MLF_NO_TSAN static inline int my_slot(void)
+{
+	return mlf_sched_slot();
+}
+
+MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
+{
+	int i;
+
+	if (!W.hash) {
+		W.hash_cap = 2 * MAX_LOCS;
+		W.hash = calloc(W.hash_cap, sizeof(*W.hash));
+		W.mb_view = calloc(MAX_LOCS, sizeof(u16));
+		W.gp_view = calloc(MAX_LOCS, sizeof(u16));
+		W.exit_view = calloc(MAX_LOCS, sizeof(u16));
+		W.arena_cap = 64UL << 20;
+		W.arena = malloc(W.arena_cap);
+		if (!W.hash || !W.mb_view || !W.gp_view || !W.exit_view ||
+		    !W.arena)
+			abort();
+		for (i = 0; i < NR_TASKS; i++) {
+			W.t[i].floor = calloc(MAX_LOCS, sizeof(u16));
+			W.t[i].own = calloc(MAX_LOCS, sizeof(u16));
+			W.t[i].pending = calloc(MAX_LOCS, sizeof(u16));
+			if (!W.t[i].floor || !W.t[i].own || !W.t[i].pending)
+				abort();
+		}
+	}
+	/* clear what the last run used */
+	for (i = 0; i < NR_TASKS; i++) {
+		memset(W.t[i].floor, 0, W.nr_locs * sizeof(u16));
+		memset(W.t[i].own, 0, W.nr_locs * sizeof(u16));
+		memset(W.t[i].pending, 0, W.nr_locs * sizeof(u16));
+		W.t[i].carry = W.t[i].locked = NULL;
+	}
+	memset(W.mb_view, 0, W.nr_locs * sizeof(u16));
+	memset(W.gp_view, 0, W.nr_locs * sizeof(u16));
+	memset(W.exit_view, 0, W.nr_locs * sizeof(u16));
+	if (!++W.run)
+		W.run = 1;
+	W.nr_tasks = nr_tasks;
+	W.nr_locs = 0;
+	W.hash_used = 0;
+	W.nr_keyed = 0;
+	W.arena_used = 0;
+	W.stale_reads = 0;
+	__atomic_store_n(&mlf_wmm_on, 1, __ATOMIC_RELAXED);
+}
+
+MLF_NO_TSAN void mlf_wmm_end(void)
+{
+	__atomic_store_n(&mlf_wmm_on, 0, __ATOMIC_RELAXED);
+}
+
+unsigned long mlf_wmm_stale_reads(void)
+{
+	return W.stale_reads;
+}
+
+MLF_NO_TSAN static void tsan_release_store(const struct store *s)
+{
+	mlf_tsan_release(&tsan_tokens[s->token % sizeof(tsan_tokens)]);
+}
+
+MLF_NO_TSAN static void tsan_acquire_store(const struct store *s)
+{
+	mlf_tsan_acquire(&tsan_tokens[s->token % sizeof(tsan_tokens)]);
+}
+
+/* ---- loads, stores, read-modify-writes ---- */
+
+/* The co position of the oldest store of @id that @t may still read. */
+MLF_NO_TSAN static int lowest_rank(const struct task_views *t, int id)
+{
+	int r = t->floor[id] ? rank_of(id, t->floor[id]) : 0;
+	int b = W.locs[id].base ? rank_of(id, W.locs[id].base) : 0;
+
+	return r > b ? r : b;
+}
+
+MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
+			     enum mlf_wmm_order order)
+{
+	struct task_views *t = me();
+	int id = loc_of(p, size), lowest = 0, k = 0, nr;
+	struct loc *l = &W.locs[id];
+	const struct store *s;
+
+	/* any store no older than the newest the task has seen */
+	lowest = lowest_rank(t, id);
+	nr = l->nr - lowest;
+	if (nr > 1)
+		k = mlf_sched_weak_choice(nr);
+	if (k)
+		W.stale_reads++;
+	s = &l->st[l->co[l->nr - 1 - k]];
+	t->floor[id] = (u16)(s - l->st + 1);
+	if (order == MLF_WMM_ACQUIRE) {
+		join_view(t->floor, s->carried);
+		tsan_acquire_store(s);
+	} else {
+		join_view(t->pending, s->carried);
+	}
+	return s->value;
+}
+
+/* Make a store of @value by the current task @k places before co's end. */
+MLF_NO_TSAN static void store_at(int id, u64 value, int k,
+				 const struct view *carried, bool release,
+				 volatile void *p)
+{
+	struct task_views *t = me();
+	struct loc *l = &W.locs[id];
+	int sid = append(l, value, my_slot(), carried), pos = l->nr - 1 - k, i;
+
+	if (k) {
+		/* into co before the k newest: they move up */
+		memmove(&l->co[pos + 1], &l->co[pos], k * sizeof(*l->co));
+		l->co[pos] = (u16)sid;
+		for (i = pos; i < l->nr; i++)
+			l->st[l->co[i]].rank = i;
+	}
+	t->floor[id] = t->own[id] = (u16)(sid + 1);
+	/* ThreadSanitizer's happens-before follows the release's reads-from */
+	if (release)
+		tsan_release_store(&l->st[sid]);
+	if (!k)
+		mem_write(p, l->size, value);
+}
+
+/*
+ * Where in co a store of the current task goes: k places before its end,
+ * after the newest store the task has seen, and never between a
+ * read-modify-write's store and the store it read (atomicity).
+ */
+MLF_NO_TSAN static int store_place(const struct task_views *t, int id)
+{
+	const struct loc *l = &W.locs[id];
+	int n = l->nr, lowest = lowest_rank(t, id), k, nr = 0;
+	u8 ks[MLF_WMM_MAX_OPTIONS];
+
+	for (k = 0; k < n - lowest && nr < MLF_WMM_MAX_OPTIONS; k++)
+		if (!k || !l->st[l->co[n - k]].rmw)
+			ks[nr++] = (u8)k;
+	return nr > 1 ? ks[mlf_sched_weak_choice(nr)] : 0;
+}
+
+MLF_NO_TSAN void mlf_wmm_store(volatile void *p, int size, u64 value,
+			       enum mlf_wmm_order order)
+{
+	struct task_views *t = me();
+	int id = loc_of(p, size), k = store_place(t, id);
+	const struct view *carried = t->carry;
+
+	if (order == MLF_WMM_RELEASE)
+		carried = snapshot(t->floor);
+	store_at(id, value, k, carried, order == MLF_WMM_RELEASE, p);
+}
+
+MLF_NO_TSAN void mlf_wmm_fence(enum mlf_wmm_fence fence)
+{
+	struct task_views *t = me();
+
+	switch (fence) {
+	case MLF_WMM_MB:
+		mlf_sched_note_fence();
+		join(t->floor, t->pending, W.nr_locs);
+		memset(t->pending, 0, W.nr_locs * sizeof(u16));
+		/* the smp_mb()s see each other's views in the order they ran */
+		join(t->floor, W.mb_view, W.nr_locs);
+		memcpy(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
+		t->carry = snapshot(t->floor);
+		break;
+	case MLF_WMM_RMB:
+		join(t->floor, t->pending, W.nr_locs);
+		memset(t->pending, 0, W.nr_locs * sizeof(u16));
+		break;
+	case MLF_WMM_WMB:
+		t->carry = snapshot(t->own);
+		break;
+	}
+}
+
+MLF_NO_TSAN u64 mlf_wmm_rmw(volatile void *p, int size,
+			    bool (*op)(u64 old, u64 arg, u64 arg2, u64 *new),
+			    u64 arg, u64 arg2, bool full)
+{
+	struct task_views *t;
+	int id;
+	struct loc *l;
+	const struct store *s;
+	u64 old, new;
+	bool stores;
+
+	id = loc_of(p, size);
+	l = &W.locs[id];
+	/* atomic: it reads the newest, and its store comes right after */
+	s = &l->st[l->co[l->nr - 1]];
+	old = s->value;
+	stores = op(old, arg, arg2, &new);
+	/* one that does not store (a failed cmpxchg()) is not ordered */
+	full = full && stores;
+	if (full)
+		mlf_wmm_fence(MLF_WMM_MB);
+	t = me();
+	t->floor[id] = (u16)(s - l->st + 1);
+	if (full) {
+		join_view(t->floor, s->carried);
+		tsan_acquire_store(s);
+	} else {
+		join_view(t->pending, s->carried);
+	}
+	if (stores) {
+		store_at(id, new, 0, full ? snapshot(t->floor) : t->carry, full,
+			 p);
+		l->st[l->nr - 1].rmw = true;
+	}
+	if (full)
+		mlf_wmm_fence(MLF_WMM_MB);
+	return old;
+}
+
+/* ---- locks and RCU: views kept by key ---- */
+
+MLF_NO_TSAN static struct keyed *keyed(const void *key)
+{
+	size_t i;
+
+	for (i = 0; i < W.nr_keyed; i++)
+		if (W.keyed[i].key == key)
+			return &W.keyed[i];
+	if (W.nr_keyed == W.keyed_cap) {
+		W.keyed_cap = W.keyed_cap ? 2 * W.keyed_cap : 64;
+		W.keyed = realloc(W.keyed, W.keyed_cap * sizeof(*W.keyed));
+		if (!W.keyed)
+			abort();
+	}
+	W.keyed[W.nr_keyed].key = key;
+	W.keyed[W.nr_keyed].view = NULL;
+	W.keyed[W.nr_keyed].start = NULL;
+	return &W.keyed[W.nr_keyed++];
+}
+
+static bool set_locked(u64 old, u64 unused, u64 unused2, u64 *new)
+{
+	(void)old;
+	(void)unused;
+	(void)unused2;
+	*new = 1;
+	return true;
+}
+
+MLF_NO_TSAN void mlf_wmm_lock_acquired(const void *lock, int *word)
+{
+	struct task_views *t;
+
+	if (!mlf_wmm_running())
+		return;
+	t = me();
+	join_view(t->floor, keyed(lock)->view);
+	/*
+	 * What the task saw so far goes with its later stores (more than
+	 * the LKMM's po-unlock-lock-po orders, which is its own stores), but
+	 * not its own store to the lock word, which only an
+	 * smp_mb__after_spinlock() orders before them
+	 */
+	t->carry = t->locked = snapshot(t->floor);
+	mlf_wmm_rmw(word, sizeof(*word), set_locked, 0, 0, false);
+}
+
+MLF_NO_TSAN void mlf_wmm_lock_released(const void *lock, int *word)
+{
+	if (!mlf_wmm_running())
+		return;
+	keyed(lock)->view = snapshot(me()->floor);
+	mlf_wmm_store(word, sizeof(*word), 0, MLF_WMM_RELAXED);
+}
+
+/*
+ * RCU's guarantee, in views (explanation.txt, "RCU"): a read-side section
+ * that began before a grace period began is over, as a whole, before the
+ * grace period's end, so its waiter (or callback) joins the views its
+ * readers left with, the pre-existing readers' and those that had left
+ * before it began; and a section that begins after the grace period ended
+ * sees everything its starter saw before it began.
+ */
+MLF_NO_TSAN void mlf_wmm_gp_begin(const void *gp, bool strong)
+{
+	struct keyed *k;
+
+	if (!mlf_wmm_running())
+		return;
+	/* synchronize_rcu() is a strong fence; call_rcu() orders its caller less */
+	if (strong)
+		mlf_wmm_fence(MLF_WMM_MB);
+	k = keyed(gp);
+	k->start = snapshot(me()->floor);
+	k->view = snapshot(W.exit_view);
+}
+
+MLF_NO_TSAN void mlf_wmm_rcu_read_lock(void)
+{
+	if (!mlf_wmm_running())
+		return;
+	join(me()->floor, W.gp_view, W.nr_locs);
+}
+
+MLF_NO_TSAN void mlf_wmm_rcu_read_unlock(void)
+{
+	if (!mlf_wmm_running())
+		return;
+	join(W.exit_view, me()->floor, W.nr_locs);
+}
+
+MLF_NO_TSAN void mlf_wmm_gp_reader_left(const void *gp)
+{
+	struct keyed *k;
+
+	if (!mlf_wmm_running())
+		return;
+	k = keyed(gp);
+	k->view = snapshot_join(k->view, me()->floor);
+}
+
+MLF_NO_TSAN void mlf_wmm_gp_complete(const void *gp)
+{
+	if (!mlf_wmm_running())
+		return;
+	join_view(W.gp_view, keyed(gp)->start);
+}
+
+MLF_NO_TSAN void mlf_wmm_gp_over(const void *gp)
+{
+	struct keyed *k;
+
+	if (!mlf_wmm_running())
+		return;
+	k = keyed(gp);
+	join_view(me()->floor, k->view);
+	join_view(me()->floor, k->start);
+	mlf_wmm_fence(MLF_WMM_MB);
+}
+
+MLF_NO_TSAN void mlf_wmm_store_dep(volatile void *p, int size, u64 value)
+{
+	struct task_views *t = me();
+	int id = loc_of(p, size), k = store_place(t, id);
+
+	store_at(id, value, k, t->locked ? t->locked : t->carry, false, p);
+}
