@@ -54,6 +54,9 @@ static const struct explore_scenario *scenario;
 static const char *expect;
 static unsigned long schedules;
 static bool keep_going;
+/* the memory model, and the most weak choices other than the newest */
+static enum mlf_memory_model memory_model = MLF_MM_SC;
+static long weak_bound = 1;
 /* --pct: the run's seed, the depth, the steps, or 0 when enumerating */
 static struct {
 	u64 seed;
@@ -93,7 +96,8 @@ static void usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " ([--scenario NAME] [--bound N] [--complete | "
 			"--heuristic] [--replay SCHEDULE] "
-			"[--expect CHECK[|CHECK]] [--keep-going] | --list)\n");
+			"[--expect CHECK[|CHECK]] [--keep-going] "
+			"[--memory-model lkmm|sc] [--weak-bound N] | --list)\n");
 	exit(2);
 }
 
@@ -133,7 +137,8 @@ static bool parse_schedule(const char *s, struct mlf_explore_run *r)
 			return false;
 		s = end + 1;
 		o = strtol(s, &end, 10);
-		if (end == s || errno || o < 1 || o > MLF_SCHED_MAX_TASKS)
+		if (end == s || errno || o < 1 ||
+		    o > MLF_EXPLORE_MAX_WEAK_OPTIONS)
 			return false;
 		r->prefix[i] = (u8)o;
 		r->nr_prefix = (int)i + 1;
@@ -338,6 +343,7 @@ static void sample(const struct explore_scenario *sc, unsigned long runs,
 
 	scenario = sc;
 	sc->fill(&input);
+	input.memory_model = memory_model;
 	schedules = 0;
 	if (!steps) {
 		sched_engine_pct(&input, 0, 1, 1, &engine);
@@ -393,12 +399,14 @@ static void explore(const struct explore_scenario *sc, int bound,
 
 	scenario = sc;
 	sc->fill(&input);
+	input.memory_model = memory_model;
 	schedules = 0;
 	nr_failed = 0;
 	free(finals.keys);
 	memset(&finals, 0, sizeof(finals));
 	memset(run, 0, sizeof(*run));
 	mlf_explore_begin(run, bound);
+	run->max_weak = weak_bound;
 	run->mode = mode;
 	if (replay && !parse_schedule(replay, run))
 		usage_error("--replay %s: not a schedule (\"-\" or "
@@ -479,6 +487,20 @@ int main(int argc, char **argv)
 			mode = MLF_EXPLORE_HEURISTIC;
 		} else if (!strcmp(a, "--keep-going")) {
 			keep_going = true;
+		} else if (!strcmp(a, "--memory-model")) {
+			if (!v || (strcmp(v, "lkmm") && strcmp(v, "sc")))
+				usage_error("%s needs lkmm or sc", a);
+			i++;
+			memory_model = strcmp(v, "lkmm") ? MLF_MM_SC : MLF_MM_LKMM;
+		} else if (!strcmp(a, "--weak-bound")) {
+			char *end;
+
+			if (!v)
+				usage_error("%s needs a value", a);
+			i++;
+			weak_bound = strtol(v, &end, 10);
+			if (*end || end == v || weak_bound < 0 || weak_bound > 15)
+				usage_error("--weak-bound %s: not 0..15", v);
 		} else if (!strcmp(a, "--pct") || !strcmp(a, "--depth") ||
 			   !strcmp(a, "--seed") || !strcmp(a, "--steps")) {
 			char *end;

@@ -867,6 +867,7 @@ static void run(const struct sched_input *in, struct mlf_sched_config *cfg,
 	if (cfg->policy != MLF_SCHED_PCT_RANDOM)
 		cfg->seed = in->seed;
 	cfg->on_point = on_point;
+	cfg->memory_model = in->memory_model;
 	mlf_sched_run(cfg, &stats->sched);
 	stats->runs++;
 	stats->steps_total += stats->sched.steps;

@@ -80,6 +80,7 @@ struct sched_input {
 	struct sched_op ops[SCHED_MAX_OPS];
 	int nr_decisions;
 	struct mlf_sched_decision decisions[SCHED_MAX_OPS];
+	enum mlf_memory_model memory_model;	/* SC unless set */
 };
 
 struct sched_stats {
