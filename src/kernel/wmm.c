@@ -54,6 +54,7 @@ struct task_views {
 	u16 *pending;		/* what stores read since the last rmb carried */
 	const struct view *carry;	/* what its relaxed stores carry */
 	const struct view *locked;	/* its view when it last took a lock */
+	const struct view *unlocked;	/* its own stores at its last unlock */
 };
 
 struct keyed {			/* a lock's or a grace period's view */
@@ -78,6 +79,7 @@ static struct {
 	u16 *mb_view;		/* what the smp_mb()s so far saw */
 	u16 *gp_view;		/* what the ended grace periods' starters saw */
 	u16 *exit_view;		/* what the readers saw when they left */
+	u16 *scratch;		/* a dense view to build a snapshot in */
 	struct keyed *keyed;
 	size_t keyed_cap, nr_keyed;
 	/* the run's arena of snapshots */
@@ -323,9 +325,10 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 		W.mb_view = calloc(MAX_LOCS, sizeof(u16));
 		W.gp_view = calloc(MAX_LOCS, sizeof(u16));
 		W.exit_view = calloc(MAX_LOCS, sizeof(u16));
+		W.scratch = calloc(MAX_LOCS, sizeof(u16));
 		W.arena_cap = 64UL << 20;
 		W.arena = malloc(W.arena_cap);
-		if (!W.hash || !W.mb_view || !W.gp_view || !W.exit_view ||
+		if (!W.hash || !W.mb_view || !W.gp_view || !W.exit_view || !W.scratch ||
 		    !W.arena)
 			abort();
 		for (i = 0; i < NR_TASKS; i++) {
@@ -341,7 +344,7 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 		memset(W.t[i].floor, 0, W.nr_locs * sizeof(u16));
 		memset(W.t[i].own, 0, W.nr_locs * sizeof(u16));
 		memset(W.t[i].pending, 0, W.nr_locs * sizeof(u16));
-		W.t[i].carry = W.t[i].locked = NULL;
+		W.t[i].carry = W.t[i].locked = W.t[i].unlocked = NULL;
 	}
 	memset(W.mb_view, 0, W.nr_locs * sizeof(u16));
 	memset(W.gp_view, 0, W.nr_locs * sizeof(u16));
@@ -562,19 +565,32 @@ static bool set_locked(u64 old, u64 unused, u64 unused2, u64 *new)
 
 MLF_NO_TSAN void mlf_wmm_lock_acquired(const void *lock, int *word)
 {
+	const struct view *view;
 	struct task_views *t;
 
 	if (!mlf_wmm_running())
 		return;
 	t = me();
-	join_view(t->floor, keyed(lock)->view);
+	view = keyed(lock)->view;
+	join_view(t->floor, view);
 	/*
-	 * What the task saw so far goes with its later stores (more than
-	 * the LKMM's po-unlock-lock-po orders, which is its own stores), but
-	 * not its own store to the lock word, which only an
-	 * smp_mb__after_spinlock() orders before them
+	 * Its later stores carry what the lock's last holder released: a CPU
+	 * that sees a store of this critical section, and then orders its
+	 * loads, sees the earlier critical sections' (the LKMM's ISA2 and
+	 * Z6.0 tests with locks). Not the task's own earlier stores, nor its
+	 * own store to the lock word, which only smp_mb__after_spinlock()
+	 * orders before them. And the task's own stores before its last
+	 * unlock, of any lock (po-unlock-lock-po).
 	 */
-	t->carry = t->locked = snapshot(t->floor);
+	if (view || t->unlocked) {
+		u16 *dense = W.scratch;
+
+		memset(dense, 0, W.nr_locs * sizeof(u16));
+		join_view(dense, t->carry);
+		join_view(dense, t->unlocked);
+		t->carry = snapshot_join(view, dense);
+	}
+	t->locked = snapshot(t->floor);
 	mlf_wmm_rmw(word, sizeof(*word), set_locked, 0, 0, false);
 }
 
@@ -583,6 +599,7 @@ MLF_NO_TSAN void mlf_wmm_lock_released(const void *lock, int *word)
 	if (!mlf_wmm_running())
 		return;
 	keyed(lock)->view = snapshot(me()->floor);
+	me()->unlocked = snapshot(me()->own);
 	mlf_wmm_store(word, sizeof(*word), 0, MLF_WMM_RELAXED);
 }
 
