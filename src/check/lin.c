@@ -387,6 +387,24 @@ bool mlf_lin_touched_by_open_section(const struct mlf_lin *lin, int i,
 	return false;
 }
 
+bool mlf_lin_touched_unseen(const struct mlf_lin *lin, int i, int nid,
+			    int task, const struct mlf_wmm_view *seen)
+{
+	const struct lin_memcg *m = mlf_lin_memcg(lin, i, nid);
+	int t;
+
+	if (!seen)
+		return false;
+	/* a section still open has no stores to compare yet: unseen */
+	if (mlf_lin_touched_by_open_section(lin, i, nid, task))
+		return true;
+	for (t = 0; t <= LIN_MAX_TASKS; t++)
+		if (t != task + 1 &&
+		    !mlf_wmm_covers(seen, m->touched_view_by[t]))
+			return true;
+	return !mlf_wmm_covers(seen, m->moved_by);
+}
+
 bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
 			       int task, unsigned long step)
 {
@@ -680,6 +698,7 @@ static int try_op(struct mlf_lin *lin, int nid, int id)
 /* Commit lin->cand as node @nid's model, at @step, by @task. */
 static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
 {
+	const struct mlf_wmm_view *own = mlf_wmm_own_now();
 	int i;
 
 	node_copy(&lin->node[nid], &lin->cand, lin->pool_size);
@@ -695,6 +714,7 @@ static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
 				  c->bin != m->bin))
 			m->left_bin_at[m->gen][m->bin] = step;
 		m->moved_at = step;
+		m->moved_by = own;
 		m->linked = c->linked;
 		m->gen = c->gen;
 		m->bin = c->bin;
@@ -998,11 +1018,15 @@ MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 	 * unlinked and put back was away from its bin the whole time.
 	 */
 	if (task + 1 >= 0 && task + 1 <= LIN_MAX_TASKS) {
+		const struct mlf_wmm_view *own = mlf_wmm_own_now();
+
 		for (i = 0; i < lin->pool_size; i++) {
 			struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
 
-			if (m->touched_at_by[task + 1] > lin->last_unlock[task + 1])
+			if (m->touched_at_by[task + 1] > lin->last_unlock[task + 1]) {
 				m->touched_at_by[task + 1] = step;
+				m->touched_view_by[task + 1] = own;
+			}
 		}
 		lin->last_unlock[task + 1] = step;
 	}

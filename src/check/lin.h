@@ -61,6 +61,12 @@ struct lin_memcg {
 	u8 gen, bin, seg;
 	unsigned long moved_at;			/* step of its last change */
 	/*
+	 * Under the weak memory model, the stores of the task whose section
+	 * made that change (wmm.h; NULL under SC): a reader that has not
+	 * seen them may still see the memcg where it was.
+	 */
+	const struct mlf_wmm_view *moved_by;
+	/*
 	 * The publication order of its lrugen (walk.gen): the step at which
 	 * the last store to its gen field took effect, and the one at which
 	 * it last joined a list (a store to its pprev while it was on none).
@@ -77,6 +83,8 @@ struct lin_memcg {
 	 * was still unlinked it for a while.
 	 */
 	unsigned long touched_at_by[LIN_MAX_TASKS + 1];
+	/* ... and that task's stores at the end of that section (wmm.h) */
+	const struct mlf_wmm_view *touched_view_by[LIN_MAX_TASKS + 1];
 	unsigned long left_at[LIN_NR_GENS];	/* when it last left a gen */
 	/* ... and each bin of a gen, for a walk's cursor (walk_checks.c) */
 	unsigned long left_bin_at[LIN_NR_GENS][LIN_NR_BINS];
@@ -244,6 +252,14 @@ int mlf_lin_published_gen(struct mlf_lin *lin, int i, int nid);
 bool mlf_lin_touched_by_open_section(const struct mlf_lin *lin, int i,
 				     int nid, int task);
 /* Whether a task other than @task wrote to memcg @i's lrugen on @nid since @step. */
+/*
+ * Under the weak memory model: whether a section of a task other than
+ * @task moved slot @i or wrote its links without @seen (a view of
+ * @task's, wmm.h) having seen that section's stores, or one still open
+ * did. False under SC (@seen NULL).
+ */
+bool mlf_lin_touched_unseen(const struct mlf_lin *lin, int i, int nid,
+			    int task, const struct mlf_wmm_view *seen);
 bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
 			       int task, unsigned long step);
 

@@ -110,6 +110,15 @@ static void resolve_gen_read(struct mlf_walk_check *w, struct mlf_lin *lin,
 						       w->nid);
 	w->gen_read.joined_at = m->joined_at;
 	w->gen_read.stored_at = m->gen_stored_at;
+	/*
+	 * Under the weak memory model the walker may have come by old links
+	 * (a stale read of the list) and read the gen that went with them:
+	 * only a move it had seen when its pass began says it came by the
+	 * new ones.
+	 */
+	w->gen_read.unseen = mlf_lin_touched_unseen(lin, w->gen_read.slot,
+						    w->nid, w->task,
+						    w->pass_seen);
 }
 
 void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,
@@ -142,7 +151,7 @@ void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,
 static bool gen_read_stale(const struct mlf_walk_check *w, int slot)
 {
 	return w->gen_read.slot == slot && w->gen_read.published >= 0 &&
-	       w->gen_read.published != w->gen;
+	       w->gen_read.published != w->gen && !w->gen_read.unseen;
 }
 
 bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
@@ -165,6 +174,7 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 		w->active = true;
 		w->gen = arg;
 		w->start_step = w->window_start = step;
+		w->start_seen = w->pass_seen = mlf_wmm_seen_now();
 		for (i = 0; i < lin->pool_size && i < POOL_BITS; i++) {
 			const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
 
@@ -175,6 +185,7 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 	case MLF_WALK_BIN:
 		if (!w->active)
 			return true;
+		w->pass_seen = mlf_wmm_seen_now();
 		if (w->pass_open)
 			return fail(f, "walk.end", w, MLF_NONE,
 				    "a pass over a bin began while the one before had not ended on a nulls marker (an abort that did not end the walk)");
@@ -259,11 +270,16 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 
 			/*
 			 * In the walk's generation now, or left it lately,
-			 * or put there by a section still open.
+			 * or put there by a section still open, or (under
+			 * the weak memory model) moved by a section the
+			 * walker had not seen when its pass began: it may
+			 * have read the list from before.
 			 */
 			if (!(m->linked && m->gen == w->gen) &&
 			    m->left_at[w->gen] < w->window_start &&
-			    !put_by_open_section(w, lin, slot)) {
+			    !put_by_open_section(w, lin, slot) &&
+			    !mlf_lin_touched_unseen(lin, slot, w->nid, w->task,
+						    w->pass_seen)) {
 				snprintf(what, sizeof(what),
 					 "the walk of generation %ld shrank m%d, which is %s and left generation %ld at step %lu, before the walk met it (since step %lu)",
 					 w->gen, slot,
@@ -334,6 +350,15 @@ bool mlf_walk_check_end(struct mlf_walk_check *w, struct mlf_lin *lin,
 		    mlf_lin_touched_by_open_section(lin, i, w->nid, w->task))
 			continue;
 		if (w->derailed & (1u << m->bin))
+			continue;
+		/*
+		 * Under the weak memory model: the walker had not seen a
+		 * section that put it there or wrote its links, so may have
+		 * read the list as it was before, or a mix of before and
+		 * after (nothing ordered that section before the walk)
+		 */
+		if (mlf_lin_touched_unseen(lin, i, w->nid, w->task,
+					   w->start_seen))
 			continue;
 		snprintf(what, sizeof(what),
 			 "the walk of generation %ld ended without abort but never met m%d, which sat in fifo[%d][%d] for the whole walk (steps %lu to now)",

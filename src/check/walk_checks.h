@@ -51,6 +51,8 @@ struct mlf_walk_check {
 	bool pass_open;			/* a BIN with no NULLS yet */
 	long last_nulls;		/* -1: the last pass ended on an entry */
 	u64 start_set;			/* slots in gen at the start */
+	const struct mlf_wmm_view *start_seen;	/* the walker's view then */
+	const struct mlf_wmm_view *pass_seen;	/* ... at the open pass's start */
 	u64 met;			/* slots visited or found dying */
 	u64 pass_met;			/* ... in the open pass */
 	unsigned long pass_start;
@@ -64,6 +66,7 @@ struct mlf_walk_check {
 	struct {
 		bool pending;
 		int slot;
+		bool unseen;	/* under the LKMM: by a move it had not seen */
 		int published;
 		/* its point, the point by which the load was done */
 		unsigned long step, done_at, joined_at, stored_at;

@@ -533,6 +533,41 @@ MLF_NO_TSAN u64 mlf_wmm_rmw(volatile void *p, int size,
 	return old;
 }
 
+/* ---- what the checks ask ---- */
+
+MLF_NO_TSAN const struct mlf_wmm_view *mlf_wmm_seen_now(void)
+{
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return NULL;
+	return (const struct mlf_wmm_view *)snapshot(me()->floor);
+}
+
+MLF_NO_TSAN const struct mlf_wmm_view *mlf_wmm_own_now(void)
+{
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return NULL;
+	return (const struct mlf_wmm_view *)snapshot(me()->own);
+}
+
+MLF_NO_TSAN bool mlf_wmm_covers(const struct mlf_wmm_view *by_,
+				const struct mlf_wmm_view *seen_)
+{
+	const struct view *by = (const struct view *)by_;
+	const struct view *seen = (const struct view *)seen_;
+	int i;
+
+	if (!by || !seen)
+		return true;
+	for (i = 0; i < seen->n; i++) {
+		if (!seen->s[i])
+			continue;
+		if (i >= by->n || !by->s[i] ||
+		    rank_of(i, by->s[i]) < rank_of(i, seen->s[i]))
+			return false;
+	}
+	return true;
+}
+
 /* ---- locks and RCU: views kept by key ---- */
 
 MLF_NO_TSAN static struct keyed *keyed(const void *key)

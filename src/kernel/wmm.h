@@ -101,6 +101,18 @@ void mlf_wmm_gp_reader_left(const void *gp);
 void mlf_wmm_gp_complete(const void *gp);
 void mlf_wmm_gp_over(const void *gp);
 
+/*
+ * For the checks, which must judge what a task could see, not memory: a
+ * mark of what the current task has seen (its view), or of the stores it
+ * made, valid until the run ends; NULL when the model is off. Whether the
+ * view @by has seen everything @seen names (true if either is NULL).
+ */
+struct mlf_wmm_view;
+const struct mlf_wmm_view *mlf_wmm_seen_now(void);
+const struct mlf_wmm_view *mlf_wmm_own_now(void);
+bool mlf_wmm_covers(const struct mlf_wmm_view *by,
+		    const struct mlf_wmm_view *seen);
+
 /* Memory allocated or freed: its history starts again. */
 void mlf_wmm_forget(const void *p, size_t size);
 
