@@ -71,6 +71,32 @@ def campaign_of(path):
     return None
 
 
+def read_meta(camp):
+    """A campaign directory's campaign.json as a dict ({} if unreadable)."""
+    try:
+        with open(os.path.join(camp, "campaign.json"), encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def meta_of_paths(paths):
+    """The campaign.json of the one campaign all @paths are in (a path may
+    be the campaign directory itself), else {}: minimize, replay and triage
+    take the target, variant and bug from it, so that the hints `tools/mlf
+    fuzz --bug B` prints run as printed."""
+    camps = set()
+    for path in paths:
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "campaign.json")):
+            camps.add(os.path.abspath(path))
+        else:
+            camps.add(campaign_of(path))
+    if len(camps) != 1 or None in camps:
+        return {}
+    return read_meta(camps.pop())
+
+
 def campaign_name(target, sanitizer=None):
     """The directory of @target's campaign under @sanitizer's libFuzzer
     build: DIR/<target>/ (ASan + UBSan, and AFL++), DIR/<target>-tsan/

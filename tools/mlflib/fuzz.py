@@ -364,6 +364,8 @@ def run(args, extra):
     if args.time <= 0 or args.jobs <= 0:
         raise common.MlfError("--time and --jobs must be positive")
     args.dir_given = args.dir is not None
+    if args.dir and (os.path.exists(args.dir) or args.resume):
+        common.check_path(args.dir, "dir", "--dir")
     args.dir = os.path.abspath(args.dir or common.OUT_DIR)
     # before any campaign directory is made: a wrong flag leaves nothing
     # behind that a second, right command would take for a campaign

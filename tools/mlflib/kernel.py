@@ -25,6 +25,7 @@ The default tree is Debian's linux-source-6.12 tarball (tools/mlf setup).
 """
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -60,6 +61,10 @@ def tree_path(args):
             raise common.MlfError("%s: no such tree or tarball" % args.tree)
         raise common.MlfError("no kernel tree at %s: install Debian's linux-source-6.12 "
                               "(tools/mlf setup) or pass --tree" % DEFAULT_TREE)
+    common.check_path(tree, "any", "--tree")
+    if os.path.isfile(tree) and not tree.endswith((".tar", ".tar.xz", ".tar.gz", ".tgz",
+                                                   ".tar.bz2")):
+        raise common.MlfError("--tree %s: neither a directory nor a tarball" % args.tree)
     return tree
 
 
@@ -73,8 +78,7 @@ def patched_tree(tree, patches, level=None):
     the build directory (one per tree and series contents); its path."""
     h = hashlib.sha1((tree + "\0" + (level or "")).encode())
     for p in patches:
-        if not os.path.isfile(p):
-            raise common.MlfError("%s: no such patch file" % p)
+        common.check_path(p, "file", "--patches")
         with open(p, "rb") as f:
             h.update(f.read())
     out = os.path.join(common.build_dir("kernel-patched"), h.hexdigest()[:12])
@@ -115,16 +119,23 @@ def ensure_kernel_built(tree, preset, sanitize=None, targets=None):
     packages.ensure_setup()
     name = "kernel-" + preset + ("-" + sanitize if sanitize else "") + tree_suffix(tree)
     build = common.build_dir(name)
+    made = not os.path.exists(build)
     os.makedirs(build, exist_ok=True)
     cache = builds.cache(build)
     wanted = {"MLF_KERNEL_TREE": tree}
     if sanitize:
         wanted["MLF_SANITIZE"] = sanitize
     if not cache or any(cache.get(k) != v for k, v in wanted.items()):
-        precheck(tree, preset, build)
-        cmd = ["cmake", "--preset", preset, "-B", build] + \
-              ["-D%s=%s" % kv for kv in sorted(wanted.items())]
-        common.run(cmd, cwd=common.ROOT)
+        try:
+            precheck(tree, preset, build)
+            cmd = ["cmake", "--preset", preset, "-B", build] + \
+                  ["-D%s=%s" % kv for kv in sorted(wanted.items())]
+            common.run(cmd, cwd=common.ROOT)
+        except BaseException:
+            # a tree the shim cannot carry leaves no build directory behind
+            if made:
+                shutil.rmtree(build, ignore_errors=True)
+            raise
     cmd = ["cmake", "--build", build]
     for t in targets or []:
         cmd += ["--target", t]
@@ -213,8 +224,7 @@ def run_fuzz(args, extra, tree):
 def run_replay(args, extra, tree):
     groups, skipped = {}, {}
     for path in args.paths:
-        if not os.path.exists(path):
-            raise common.MlfError("%s: no such file or directory" % path)
+        common.check_path(path)
         found = 0
         for target, files in regressions.group(path, args.target):
             target = target or "memcg_lru"
@@ -258,6 +268,12 @@ def run(args, extra):
         raise common.MlfError("unknown arguments: " + " ".join(extra))
     if args.kernel_func is run_fuzz:
         check_fuzz_args(args, extra)  # a wrong flag is said first, tree or no tree
+    for p in args.patches or []:
+        common.check_path(p, "file", "--patches")
+    for p in getattr(args, "paths", None) or []:
+        common.check_path(p)
+    if getattr(args, "dir", None) and os.path.exists(args.dir):
+        common.check_path(args.dir, "dir", "--dir")
     tree = tree_path(args)
     target = getattr(args, "target", None)
     if target and target.endswith(SERIES_LEVELS) and \

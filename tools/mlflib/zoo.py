@@ -219,6 +219,9 @@ def run(args, extra):
                                       % (b.name, t, ", ".join(targets.names())))
     if args.json and os.path.exists(args.json):
         raise common.MlfError("%s exists; not overwriting it" % args.json)
+    if args.json:
+        # said now, not after the whole zoo has run
+        common.check_path(args.json, "out", "--json")
     if args.runs < 1 or args.budget < 1:
         raise common.MlfError("--runs and --budget must be positive")
     engine.check_libfuzzer_args(extra, "tools/mlf zoo")
