@@ -30,6 +30,21 @@ def deprecated(old, new):
     print("mlf: %s is deprecated; it means %s" % (old, new), file=sys.stderr, flush=True)
 
 
+def add_deprecated(parser, old, new, dest, value=None, **kw):
+    """Accept the old spelling @old of flag @new: it sets @dest (to @value
+    for a flag without an argument, else to its argument) and prints
+    deprecated()'s one line. Hidden from --help."""
+    import argparse
+
+    class Deprecated(argparse.Action):
+        def __call__(self, parser_, namespace, values, option_string=None):
+            deprecated(option_string, new)
+            setattr(namespace, self.dest, value if value is not None else values)
+    if value is not None:
+        kw["nargs"] = 0
+    parser.add_argument(old, dest=dest, action=Deprecated, help=argparse.SUPPRESS, **kw)
+
+
 def check_path(path, kind="any", what=""):
     """A one-line MlfError unless @path is there, of @kind ("file", "dir",
     "any") and readable (a directory: listable), or for kind "out" a file

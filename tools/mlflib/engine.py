@@ -67,6 +67,13 @@ def libfuzzer_stats(text):
     return execs, rate
 
 
+def fork_execs(text):
+    """The inputs run by a libFuzzer -fork=N campaign: its last status line's
+    count ("#123: cov: ..."), 0 if it printed none."""
+    found = re.findall(r"^#(\d+): cov:", text, re.M)
+    return int(found[-1]) if found else 0
+
+
 def afl_stats(path):
     """AFL++'s fuzzer_stats file as {key: value} ({} if it is not there)."""
     stats = {}

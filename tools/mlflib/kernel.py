@@ -143,19 +143,6 @@ def ensure_kernel_built(tree, preset, sanitize=None, targets=None):
     return build
 
 
-def job_logs(out, since):
-    """The logs libFuzzer -jobs=N wrote in its working directory @out
-    (fuzz-<job>.log) during this run: where the jobs' figures are."""
-    text = ""
-    for name in sorted(os.listdir(out)):
-        path = os.path.join(out, name)
-        if name.startswith("fuzz-") and name.endswith(".log") and \
-                os.path.getmtime(path) >= since:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text += f.read()
-    return text
-
-
 def fuzz_one(target, build, args, extra, tree):
     """A libFuzzer campaign on the tree's build, in out/kernel[-<hash>]/<target>/
     (or DIR/<target>/ with --dir)."""
@@ -174,14 +161,16 @@ def fuzz_one(target, build, args, extra, tree):
         "-max_total_time=%d" % args.time, "-print_final_stats=1",
         "-artifact_prefix=" + crashes + "/"]
     if args.jobs > 1:
-        cmd += ["-jobs=%d" % args.jobs, "-workers=%d" % args.jobs]
+        # as tools/mlf fuzz --jobs: libFuzzer's fork mode
+        cmd += ["-fork=%d" % args.jobs]
     # run_tee sets the sanitizers' options (common.sanitizer_env)
-    start = time.time() - 1
+    start = time.time()
     rc, text = engine.run_tee(cmd + extra + [work], cwd=out)
-    if args.jobs > 1:
-        # the jobs' output went to their logs, the parent only says it started them
-        text += job_logs(out, start)
     execs, rate = engine.libfuzzer_stats(text)
+    if args.jobs > 1 and not execs:
+        # fork mode's parent prints no final stats: its last status line's count
+        execs = engine.fork_execs(text)
+        rate = int(execs / max(time.time() - start, 1e-9))
     new = sorted(set(os.listdir(crashes)) - before)
     return {"execs": execs, "rate": rate, "corpus": common.count_files(work),
             "crashes": [os.path.join(crashes, n) for n in new], "rc": rc,
@@ -202,7 +191,7 @@ def check_fuzz_args(args, extra):
 def run_fuzz(args, extra, tree):
     chosen = [args.target] if args.target else ["memcg_lru", "kernel_diff"]
     check_fuzz_args(args, extra)
-    build = ensure_kernel_built(tree, "fuzz", "thread" if args.tsan else None,
+    build = ensure_kernel_built(tree, "fuzz", "thread" if args.sanitizer == "tsan" else None,
                                 [TARGETS[t][0] for t in chosen])
     failed, error = False, None
     for target in chosen:
@@ -309,9 +298,12 @@ def register(subparsers):
                                    "unknown flags go to libFuzzer.")
     f.add_argument("--target", choices=sorted(TARGETS))
     f.add_argument("--time", type=int, default=60, help="seconds per target (default 60)")
-    f.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes")
-    f.add_argument("--tsan", action="store_true",
-                   help="build with ThreadSanitizer instead of ASan (for concurrent)")
+    f.add_argument("--jobs", type=int, default=1,
+                   help="parallel fuzzing processes (libFuzzer -fork=N), as fuzz's --jobs")
+    f.add_argument("--sanitizer", choices=["asan", "tsan"], default="asan",
+                   help="asan (ASan+UBSan, the default) or tsan (ThreadSanitizer, for "
+                        "concurrent), as fuzz's --sanitizer")
+    common.add_deprecated(f, "--tsan", "--sanitizer tsan", "sanitizer", value="tsan")
     f.add_argument("--dir", help="campaign directory: corpus and crashes in DIR/<target>/ "
                                  "(default out/kernel[-<hash of the tree>]/); a second run "
                                  "goes on from its corpus, and keeps every crash file")

@@ -47,7 +47,7 @@ def run(args, extra):
     work = None
     try:
         sig, best, trace, work = shrink.minimize(start[0], target, args.variant, args.bug,
-                                                 args.runs)
+                                                 args.byte_runs)
         finish(args, target, sig, best, trace)
     finally:
         for d in (work, encoded):
@@ -82,8 +82,10 @@ def register(subparsers):
     p.add_argument("--target", help="fuzz target (default: guessed from the path)")
     p.add_argument("--variant", help="correct variant the input fails on")
     p.add_argument("--bug", help="bug variant the input fails on")
-    p.add_argument("--runs", type=int, default=20000,
-                   help="libFuzzer -minimize_crash runs (default 20000)")
+    p.add_argument("--byte-runs", type=int, default=20000,
+                   help="the byte-level pass's libFuzzer -runs (default 20000)")
+    common.add_deprecated(p, "--runs", "--byte-runs (--runs is the zoo's repeated campaigns)",
+                          "byte_runs", type=int)
     p.add_argument("--save", metavar="NAME",
                    help="also file it as corpus/regressions/NAME/ for ctest (a bug-* NAME "
                         "must be a zoo bug whose patch expects this target and check; "
