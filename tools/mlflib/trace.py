@@ -117,6 +117,8 @@ def decode(args):
 
 
 def run(args, extra):
+    if args.target:
+        check_traced(args.target)
     for path in args.files:
         common.check_path(path, "file" if args.action != "roundtrip" else "any")
     if args.output:
