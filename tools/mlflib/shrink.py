@@ -6,7 +6,9 @@ Two passes, each keeping the failure's signature (signatures.py):
      signature survives;
   2. op level (the targets with a trace, fuzz/targets.json): delta
      debugging over the trace's lines after the header (a concurrent
-     trace's ops and schedule decisions together), memcgs renumbered, then
+     trace's ops and schedule decisions together), memcgs renumbered,
+     draws taken modulo the bin count where that keeps the failure (so
+     the trace says bin=4, the failure line's term, not draw=36), then
      the smallest pool and the fewest nodes that still fail; for a
      concurrent trace also the fewest tasks (renumbered) and initial
      memcgs.
@@ -197,6 +199,28 @@ def small_first(low, high):
                   if low <= v < high)
 
 
+# the random draws of an op line (draw=, draws=, bin=, bins=); a draw byte
+# reads as byte % ceil (src/kernel/random.h), so for a bin 36 is 4
+DRAWS = re.compile(r"\b(draws?|bins?)=([\d,]+)")
+NR_BINS = 8  # MEMCG_NR_BINS (src/mm/mmzone.h)
+
+
+def small_draws(op):
+    """@op with each draw of NR_BINS or more taken modulo NR_BINS (what it
+    means as a bin: the trace then prints bin=, the failure line's own
+    term), or None if it has none."""
+    changed = []
+
+    def fix(m):
+        vals = [int(v) for v in m.group(2).split(",") if v]
+        new = [v % NR_BINS if v >= NR_BINS else v for v in vals]
+        if new != vals:
+            changed.append(True)
+        return "%s=%s" % (m.group(1), ",".join(str(v) for v in new))
+    out = DRAWS.sub(fix, op)
+    return out if changed else None
+
+
 def op_minimize(rep, path, sig, work):
     """Delta debugging over a trace (rep.target's); returns (trace text, bytes path)."""
     text = rep.decode(path)
@@ -223,6 +247,12 @@ def op_minimize(rep, path, sig, work):
                for op in ops]
     if renamed != ops and fails(renamed):
         ops = renamed
+    # draws in the trace's own terms: bin=4 where the failure says bin=4,
+    # not draw=36, wherever that keeps the failure
+    for i, op in enumerate(ops):
+        cand = small_draws(op)
+        if cand and fails(ops[:i] + [cand] + ops[i + 1:]):
+            ops = ops[:i] + [cand] + ops[i + 1:]
     # a concurrent trace: the fewest tasks and initial memcgs that still fail
     if len(header) > 1 and header[1].startswith("run "):
         compact = compact_tasks(header[1], ops)
