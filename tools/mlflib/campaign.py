@@ -367,7 +367,8 @@ class Status:
             rate = "exec/s %d (reported %d s ago)" % (r["exec_per_s"], r["age"])
         else:
             rate = "exec/s %d" % r["exec_per_s"]
-        return ("%s %d:%02d:%02d  execs %d  %s  corpus %d  cov %d  ft %d  crashes %d  unique %d%s"
+        return ("%s %d:%02d:%02d  execs %d  %s  corpus %d  session cov %d  ft %d  crashes %d  "
+                "unique %d%s"
                 % (self.camp.name, t // 3600, t // 60 % 60, t % 60, r["execs"], rate,
                    r["corpus"], r["cov"], r["ft"], r["crashes"], r["unique"],
                    " (%d not yet run)" % r["unsigned"] if r["unsigned"] else ""))
