@@ -300,6 +300,7 @@ class Status:
         self.clock = clock
         base = camp.last_stats()
         self.t0, self.execs0 = base["time"], base["execs"]
+        self.run_base = 0  # the execs of this session's engine runs before the current one
         self.execs, self.cov, self.ft = base["execs"], base["cov"], base["ft"]
         self.start = clock()
         self.reports = 0            # the engine's reports so far
@@ -316,10 +317,18 @@ class Status:
     def report(self, execs, cov, ft, when=None):
         """The engine's figures: @execs since this run started."""
         with self.lock:
-            self.execs = self.execs0 + execs
+            self.execs = self.execs0 + self.run_base + execs
             self.cov, self.ft = cov, ft
             self.reported_at = self.clock() if when is None else when
             self.reports += 1
+
+    def next_run(self, execs_done=None):
+        """A new engine process starts counting from 0: what the ones before
+        it ran (@execs_done, their final stats; else the last report) stays."""
+        with self.lock:
+            if execs_done is not None:
+                self.execs = self.execs0 + self.run_base + execs_done
+            self.run_base = self.execs - self.execs0
 
     def libfuzzer_line(self, line, when=None):
         m = LF_STATUS.match(line)

@@ -83,57 +83,122 @@ def stop_engine(procs, grace=10):
             p.wait()
 
 
+# a libFuzzer run in one process (no -fork) stops at its first crash; a
+# crash later than this many restarts, or one while loading the corpus (a
+# seed that fails), hands the rest of the time to -fork=1, which goes on
+# past crashes by itself
+MAX_RESTARTS = 20
+INITED = re.compile(r"^#\d+\s+INITED\b")
+FINAL_EXECS = re.compile(r"^stat::number_of_executed_units:\s*(\d+)", re.M)
+
+
 def run_libfuzzer(camp, build, args, extra, status, seconds):
-    """The campaign under libFuzzer -fork for @seconds; returns (status,
-    what it said, whether Ctrl-C stopped it)."""
+    """The campaign under libFuzzer for @seconds; returns (status, what it
+    said, whether Ctrl-C stopped it). --jobs 1 runs the engine in one process
+    (the in-process rate: -fork=1 restarts a job every few seconds, and each
+    restart loads the corpus again), started again after a crash, timeout or
+    oom with the time left; --jobs N runs -fork=N."""
     binary_path = builds.binary(build, camp.target)
     os.makedirs(camp.tmp, exist_ok=True)
-    cmd = [binary_path] + engine.read_options(camp.target) + [
-        "-fork=%d" % args.jobs, "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
-        "-max_total_time=%d" % seconds, "-artifact_prefix=" + camp.crashes + "/"]
-    cmd += extra + [camp.corpus]
+    base = [binary_path] + engine.read_options(camp.target)
     log = os.path.join(camp.logs, time.strftime("fuzz-%Y%m%d-%H%M%S.log"))
-    common.show(cmd, camp.dir)
     env = common.sanitizer_env()
     env["TMPDIR"] = camp.tmp  # the -fork jobs' corpora: salvaged after a kill
+    said, warned = Said(), set()
+    end = time.monotonic() + seconds
+    fork = args.jobs > 1
+    restarts, rc, interrupted = 0, 0, False
     with open(log, "w", encoding="utf-8") as logf:
-        try:
-            proc = subprocess.Popen([str(c) for c in cmd], cwd=camp.dir, env=env,
-                                    stdout=logf, stderr=subprocess.PIPE, text=True,
-                                    errors="replace")
-        except OSError as e:
-            raise common.MlfError("cannot run %s: %s" % (binary_path, e.strerror or e))
         status.thread.start()
-        said, warned, interrupted = Said(), set(), False
-        try:
-            for line in proc.stderr:
-                logf.write(line)
-                said.add(line)
-                status.libfuzzer_line(line)
-                if args.verbose:
-                    sys.stderr.write(line)
-                elif FLAG_WARNING.match(line) and line not in warned:
-                    warned.add(line)
-                    sys.stderr.write(line)
-                    sys.stderr.flush()
-        except KeyboardInterrupt:
-            interrupted = True
-            stop_engine([proc])
-            try:
-                rest = proc.stderr.read()
-            except (OSError, ValueError):
-                rest = ""
-            logf.write(rest)
-            for line in rest.splitlines(True):
-                said.add(line)
-                status.libfuzzer_line(line)
-        rc = proc.wait()
+        while True:
+            left = int(round(end - time.monotonic()))
+            if left < 1:
+                break
+            if fork:
+                cmd = base + ["-fork=%d" % args.jobs, "-ignore_crashes=1", "-ignore_timeouts=1",
+                              "-ignore_ooms=1"]
+            else:
+                cmd = base + ["-print_final_stats=1"]
+            cmd += ["-max_total_time=%d" % left, "-artifact_prefix=" + camp.crashes + "/"]
+            cmd += extra + [camp.corpus]
+            before = set(campaign.artifacts(camp.crashes))
+            rc, text, interrupted, inited = run_engine_once(cmd, camp, env, logf, args, status,
+                                                            said, warned, binary_path)
+            if interrupted or fork:
+                break
+            new = [p for p in campaign.artifacts(camp.crashes) if p not in before]
+            if rc == 0 or not new:
+                break  # its time is up, or it stopped for a reason of its own
+            sign_from_output(status.signer, new, text)
+            restarts += 1
+            m = FINAL_EXECS.findall(text)
+            status.next_run(int(m[-1]) if m else None)
+            if not inited or restarts >= MAX_RESTARTS:
+                # a seed that fails, or failures everywhere: -fork=1 goes on past them
+                fork = True
+                print("%s: %s; the rest of the time under -fork=1" % (
+                    camp.name, "an input of the corpus fails" if not inited else
+                    "%d restarts after failures" % restarts), file=sys.stderr, flush=True)
     status.stop.set()
     status.thread.join()
     # the jobs' units the parent had not merged yet go to the corpus; tmp/ goes
     camp.salvage_fork_units()
     shutil.rmtree(camp.tmp, ignore_errors=True)
     return rc, said.text(), interrupted
+
+
+def sign_from_output(signer, new, text):
+    """A one-process run's crash report is in its own output: sign the crash
+    file it wrote from it (no second run)."""
+    m = campaign.UNIT_WRITTEN.findall(text)
+    sig = signatures.signature(text)
+    if not sig:
+        return
+    for path in new:
+        if any(os.path.abspath(w) == os.path.abspath(path) for w in m):
+            signer.record(path, sig, signatures.message(text))
+
+
+def run_engine_once(cmd, camp, env, logf, args, status, said, warned, binary_path):
+    """One engine process: its output to the log, the status line and
+    @said; returns (exit status, its output, whether Ctrl-C stopped it,
+    whether it got past loading the corpus)."""
+    common.show(cmd, camp.dir)
+    try:
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=camp.dir, env=env,
+                                stdout=logf, stderr=subprocess.PIPE, text=True,
+                                errors="replace")
+    except OSError as e:
+        raise common.MlfError("cannot run %s: %s" % (binary_path, e.strerror or e))
+    mine = collections.deque(maxlen=4000)
+    inited, interrupted = False, False
+    try:
+        for line in proc.stderr:
+            logf.write(line)
+            said.add(line)
+            mine.append(line)
+            inited = inited or bool(INITED.match(line))
+            status.libfuzzer_line(line)
+            if args.verbose:
+                sys.stderr.write(line)
+            elif FLAG_WARNING.match(line) and line not in warned:
+                warned.add(line)
+                sys.stderr.write(line)
+                sys.stderr.flush()
+    except KeyboardInterrupt:
+        interrupted = True
+        stop_engine([proc])
+        try:
+            rest = proc.stderr.read()
+        except (OSError, ValueError):
+            rest = ""
+        logf.write(rest)
+        for line in rest.splitlines(True):
+            said.add(line)
+            mine.append(line)
+            status.libfuzzer_line(line)
+    rc = proc.wait()
+    return rc, "".join(mine), interrupted, inited
 
 
 def merge_libfuzzer(camp, build):
@@ -349,6 +414,8 @@ def fuzz_one(target, sanitizer, seconds, args, extra):
     try:
         rc, said, interrupted = runner(camp, build, args, extra, status, seconds)
     finally:
+        # the engine's time: not the merge's, nor the signing of crash files
+        engine_seconds = time.monotonic() - status.start
         crash_signer.finish()
     if interrupted:
         print("%s: interrupted; merging what there is (Ctrl-C again stops the merge, "
@@ -365,7 +432,7 @@ def fuzz_one(target, sanitizer, seconds, args, extra):
         error, merged_cov = merger(camp, build)
         final["corpus"] = common.count_files(camp.corpus)
     return {"target": target, "build": sanitizer or args.engine, "dir": camp.dir,
-            "execs": execs, "seconds": time.monotonic() - status.start,
+            "execs": execs, "seconds": engine_seconds,
             "corpus": final["corpus"], "cov": final["cov"], "ft": final["ft"],
             "merged_cov": merged_cov, "crashes": crashes, "new": new,
             "groups": signer.groups(crashes), "rc": rc, "error": error,
