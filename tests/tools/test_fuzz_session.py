@@ -10,7 +10,10 @@ On a stand-in libFuzzer (a script; nothing is compiled):
 - Ctrl-C prints an "interrupted" summary, merges what there is, removes
   tmp/ and exits 130;
 - a flag libFuzzer does not know is warned about on the terminal, not only
-  in logs/.
+  in logs/;
+- --jobs 1 runs the engine in one process (no -fork=1, whose job restarts
+  cost half the rate), started again with the time left after a crash,
+  and the summary's exec/s is the engine's time, not the merge's.
 Run standalone: python3 tests/tools/test_fuzz_session.py
 """
 import io
@@ -44,7 +47,19 @@ if "-merge=1" in args:
         shutil.copyfile(os.path.join(dirs[1], name), os.path.join(dirs[0], name))
     err.write("#2\tDONE   cov: 312 ft: 900 exec/s: 0 rss: 30Mb\n")
     err.write("MERGE-OUTER: 2 new files with 900 new features added; 312 new coverage edges\n")
+    if os.environ.get("FAKE_MODE") == "slow-merge":
+        time.sleep(1.5)
     sys.exit(0)
+if os.environ.get("FAKE_MODE") == "crash-once" and not os.path.exists(os.environ["FAKE_RAN"] + ".c"):
+    open(os.environ["FAKE_RAN"] + ".c", "w").close()
+    prefix = [a for a in args if a.startswith("-artifact_prefix=")][0].split("=", 1)[1]
+    err.write("#10\tINITED cov: 5 ft: 5 corp: 3/3b exec/s: 0 rss: 30Mb\n")
+    err.write("MLF FAILURE: check=tail.cache op=3 node=0 gen=0 bin=4 memcg=m1\n  stale\n> rotate m1\n")
+    open(prefix + "crash-0123", "wb").write(b"\1\2\3")
+    err.write("==1== ERROR: libFuzzer: deadly signal\n")
+    err.write("artifact_prefix='%s'; Test unit written to %scrash-0123\n" % (prefix, prefix))
+    err.write("stat::number_of_executed_units: 77\n")
+    sys.exit(1)
 tmp = os.environ.get("TMPDIR")
 os.makedirs(os.path.join(tmp, "job1", "C1"), exist_ok=True)
 open(os.path.join(tmp, "job1", "C1", "unit"), "wb").write(b"found by a job")
@@ -130,6 +145,32 @@ class Session(unittest.TestCase):
         # the job's unit the parent had not merged was kept for the merge
         with open(self.ran) as f:
             self.assertTrue(any("-merge=1" in line for line in f))
+
+    def test_one_process_restarted_after_a_crash(self):
+        rc, out, err = self.fuzz("--time", "5", mode="crash-once")
+        self.assertEqual(rc, 1, err)  # a new crash
+        with open(self.ran) as f:
+            runs = [line.split()[1:] for line in f if "-merge=1" not in line]
+        self.assertEqual(len(runs), 2, runs)
+        for run in runs:
+            self.assertFalse([a for a in run if a.startswith("-fork=")], run)
+        # the second run has the time that was left
+        t = [int(a.split("=")[1]) for run in runs for a in run
+             if a.startswith("-max_total_time=")]
+        self.assertEqual(t[0], 5)
+        self.assertLessEqual(t[1], 5)
+        line = [line for line in out.splitlines() if line.startswith("memcg_lru (asan)")][0]
+        # both runs' execs: 77 before the crash, 2400 after
+        self.assertIn("execs=2477,", line)
+        self.assertIn("tail.cache", out)  # signed from the run's own output
+
+    def test_rate_is_the_engines_time(self):
+        rc, out, err = self.fuzz(mode="slow-merge")
+        self.assertEqual(rc, 0, err)
+        line = [line for line in out.splitlines() if line.startswith("memcg_lru (asan)")][0]
+        rate = int(line.split("exec/s=")[1].split(",")[0])
+        # 2400 execs: with the 1.5 s merge counted the rate would be under 1600
+        self.assertGreater(rate, 2400 / 1.4, line)
 
     def test_unknown_flag_warning_is_shown(self):
         rc, out, err = self.fuzz("-bogus=1")
