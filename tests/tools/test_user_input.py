@@ -97,6 +97,19 @@ class UserInput(unittest.TestCase):
             with self.subTest(argv=argv):
                 self.check(argv, self.file if kind == "dir" else self.dir)
 
+    def test_cov_dir_without_target(self):
+        # a campaign of one target: cov takes that one (it died with a
+        # FileNotFoundError for the targets the campaign does not have)
+        sys.path.insert(0, os.path.join(ROOT, "tools"))
+        from mlflib import cov, main
+        camp = os.path.join(self.tmp, "camp")
+        os.makedirs(os.path.join(camp, "memcg_lru", "corpus"))
+        args = main.build_parser().parse_args(["cov", "--dir", camp])
+        cov.check_args(args)
+        self.assertEqual(args.dir_targets, ["memcg_lru"])
+        self.assertEqual(cov.corpus_dirs("memcg_lru", args),
+                         [os.path.join(camp, "memcg_lru", "corpus")])
+
     def test_unreadable(self):
         for argv, kind in CASES:
             with self.subTest(argv=argv):
