@@ -518,10 +518,10 @@ def run(args, extra):
     for target, sanitizer, seconds in runs:
         r = fuzz_one(target, sanitizer, seconds, args, extra)
         results.append(r)
-        if r["error"] or r["interrupted"]:
+        if r["error"] or r.get("interrupted"):
             break
     failed, error = False, None
-    interrupted = any(r["interrupted"] for r in results)
+    interrupted = any(r.get("interrupted") for r in results)
     if interrupted:
         done = len(results) - 1
         print("interrupted: %d of %d campaign%s ran to the end; the summary of what ran"
@@ -530,12 +530,12 @@ def run(args, extra):
         rate = r["execs"] / r["seconds"] if r["seconds"] > 0 else 0
         label = "%s (%s)" % (r["target"], r["build"])
         cov = ("cov=%d ft=%d (the merged corpus's, comparable across runs)" % r["merged_cov"]
-               if r["merged_cov"] is not None else "cov=- (no merge)")
+               if r.get("merged_cov") is not None else "cov=- (no merge)")
         print("%s: execs=%d, exec/s=%d, corpus=%d, %s, session cov=%d ft=%d (the engine's "
               "counters for this run only), crashes=%d (%d new), unique failures=%d%s"
-              % (label, r["execs"], rate, r["corpus"], cov, r["cov"], r["ft"],
+              % (label, r["execs"], rate, r["corpus"], cov, r["cov"], r.get("ft", 0),
                  len(r["crashes"]), len(r["new"]), len(r["groups"]),
-                 " (interrupted after %d s)" % r["seconds"] if r["interrupted"] else ""))
+                 " (interrupted after %d s)" % r["seconds"] if r.get("interrupted") else ""))
         for key, files, msg, sigs in r["groups"]:
             print("  %-40s x%-4d %s  (tools/mlf minimize %s)"
                   % (key, len(files), os.path.relpath(files[0]), os.path.relpath(files[0])))
