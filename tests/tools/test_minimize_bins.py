@@ -41,6 +41,7 @@ class FakeReplayer:
         return self.files[path]
 
     def encode(self, text, out):
+        assert isinstance(out, str) and os.path.isabs(out), "encode() into %r" % (out,)
         magic = targets.trace_magic(self.target)
         if not text.startswith(magic + "\n"):
             text = magic + "\n" + text

@@ -84,8 +84,9 @@ def byte_minimize(target, variant, bug, path, sig, work, runs, preset="fuzz"):
         print("mlf minimize: no byte-level pass (%s)" % e)
         return path
     out = os.path.join(work, "bytes.min")
+    # it runs in @work: a path relative to ours would name nothing there
     cmd = [builds.binary(build, target), "-minimize_crash=1", "-runs=%d" % runs,
-           "-exact_artifact_path=" + out, path]
+           "-exact_artifact_path=" + out, os.path.abspath(path)]
     common.show(cmd)
     proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=work,
                           env=common.sanitizer_env())
@@ -250,9 +251,9 @@ def op_minimize(rep, path, sig, work):
     # draws in the trace's own terms: bin=4 where the failure says bin=4,
     # not draw=36, wherever that keeps the failure
     for i, op in enumerate(ops):
-        cand = small_draws(op)
-        if cand and fails(ops[:i] + [cand] + ops[i + 1:]):
-            ops = ops[:i] + [cand] + ops[i + 1:]
+        smaller = small_draws(op)
+        if smaller and fails(ops[:i] + [smaller] + ops[i + 1:]):
+            ops = ops[:i] + [smaller] + ops[i + 1:]
     # a concurrent trace: the fewest tasks and initial memcgs that still fail
     if len(header) > 1 and header[1].startswith("run "):
         compact = compact_tasks(header[1], ops)
