@@ -50,6 +50,14 @@ if "-merge=1" in args:
     if os.environ.get("FAKE_MODE") == "slow-merge":
         time.sleep(1.5)
     sys.exit(0)
+if os.environ.get("FAKE_MODE") == "seed-crashes" and "-fork=1" not in args:
+    # a seed fails before INITED, into a crash file that is already there
+    prefix = [a for a in args if a.startswith("-artifact_prefix=")][0].split("=", 1)[1]
+    open(prefix + "crash-0123", "wb").write(b"\1\2\3")
+    err.write("MLF FAILURE: check=tail.cache op=3 node=0 gen=0 bin=4 memcg=m1\n  stale\n")
+    err.write("==1== ERROR: libFuzzer: deadly signal\n")
+    err.write("artifact_prefix='%s'; Test unit written to %scrash-0123\n" % (prefix, prefix))
+    sys.exit(77)
 if os.environ.get("FAKE_MODE") == "crash-once" and not os.path.exists(os.environ["FAKE_RAN"] + ".c"):
     open(os.environ["FAKE_RAN"] + ".c", "w").close()
     prefix = [a for a in args if a.startswith("-artifact_prefix=")][0].split("=", 1)[1]
@@ -163,6 +171,19 @@ class Session(unittest.TestCase):
         # both runs' execs: 77 before the crash, 2400 after
         self.assertIn("execs=2477,", line)
         self.assertIn("tail.cache", out)  # signed from the run's own output
+
+    def test_a_seed_that_fails_hands_over_to_fork(self):
+        crashes = os.path.join(self.camp, "memcg_lru", "crashes")
+        os.makedirs(crashes)
+        with open(os.path.join(crashes, "crash-0123"), "wb") as f:
+            f.write(b"\1\2\3")
+        rc, out, err = self.fuzz("--time", "4", mode="seed-crashes")
+        self.assertEqual(rc, 0, out + err)  # no new crash file
+        self.assertIn("an input of the corpus fails; the rest of the time under -fork=1", err)
+        with open(self.ran) as f:
+            runs = [line.split()[1:] for line in f if "-merge=1" not in line]
+        self.assertEqual(len(runs), 2, runs)
+        self.assertIn("-fork=1", runs[1])
 
     def test_rate_is_the_engines_time(self):
         rc, out, err = self.fuzz(mode="slow-merge")

@@ -127,7 +127,10 @@ def run_libfuzzer(camp, build, args, extra, status, seconds):
             if interrupted or fork:
                 break
             new = [p for p in campaign.artifacts(camp.crashes) if p not in before]
-            if rc == 0 or not new:
+            # a crash file it wrote again (the same input, named by content)
+            # is a crash too
+            wrote = campaign.UNIT_WRITTEN.search(text)
+            if rc == 0 or not (new or wrote):
                 break  # its time is up, or it stopped for a reason of its own
             sign_from_output(status.signer, new, text)
             restarts += 1
