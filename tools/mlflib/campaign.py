@@ -5,7 +5,8 @@ Campaign: the layout (corpus/, crashes/, logs/, stats.csv, campaign.json),
 recovery after a kill, the merge's swap. CrashSigner: the signature of each
 crash file, mostly from the engine's own logs. Status: the status line and
 stats.csv, whose exec/s is the rate over the last interval in which the
-engine reported (libFuzzer -fork reports when a job ends, AFL++ when it
+engine reported (libFuzzer in one process at a new unit or a power of two
+of inputs, -fork when a job ends, AFL++ when it
 rewrites fuzzer_stats: a tick between two reports has no new figures, and
 is not a rate of 0). Also the crash files of a campaign or any directory
 (crash_files) and the campaign a file belongs to. A library module (see
