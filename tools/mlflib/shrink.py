@@ -18,6 +18,7 @@ and `tools/mlf zoo` call. A library module (see __init__.py).
 """
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -297,10 +298,15 @@ def minimize(path, target, variant=None, bug=None, runs=20000):
     if not sig:
         raise common.MlfError("%s does not fail on %s" % (path, bug or variant or "the default variant"))
     work = tempfile.mkdtemp(prefix="mlf-minimize-")
-    best = byte_minimize(target, variant, bug, path, sig, work, runs, fuzz_preset)
-    if best != path and rep.run(best)[0] != sig:
-        best = path
-    trace = None
-    if targets.trace_magic(target):
-        trace, best = op_minimize(rep, best, sig, work)
+    try:
+        best = byte_minimize(target, variant, bug, path, sig, work, runs, fuzz_preset)
+        if best != path and rep.run(best)[0] != sig:
+            best = path
+        trace = None
+        if targets.trace_magic(target):
+            trace, best = op_minimize(rep, best, sig, work)
+    except BaseException:
+        # an error (or Ctrl-C) leaves no work directory behind
+        shutil.rmtree(work, ignore_errors=True)
+        raise
     return sig, best, trace, work
