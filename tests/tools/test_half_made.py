@@ -8,7 +8,8 @@ left an empty build directory. Here, on a small tree of its own: the
 error names the first line of the file that differs from the hunk and
 what the hunk expects there, and no .tmp copy stays; `tools/mlf kernel
 --tree EMPTY test` fails in one line and leaves no build directory (the
-build root is a scratch directory: nothing is compiled). Run standalone:
+build root is a scratch directory: nothing is compiled); a minimization
+that fails leaves no work directory. Run standalone:
 python3 tests/tools/test_half_made.py
 """
 import io
@@ -21,7 +22,7 @@ import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from mlflib import common, kernel, main, packages  # noqa: E402
+from mlflib import common, kernel, main, packages, shrink  # noqa: E402
 
 PATCH_TREE = os.path.join(common.ROOT, "kernel", "patch_tree.py")
 VMSCAN = "".join("line %d\n" % i for i in range(1, 41))
@@ -64,6 +65,28 @@ class HalfMade(unittest.TestCase):
                                "'line 22x'"])
         self.assertFalse(os.path.exists(out + ".tmp"), "the .tmp copy stayed")
         self.assertFalse(os.path.exists(out))
+
+    def test_failed_minimize_leaves_no_work_dir(self):
+        class Rep:
+            def __init__(self, *a, **k):
+                pass
+
+            def run(self, path):
+                return "tail.cache/rotate", ""
+
+        def op_minimize(*a):
+            raise common.MlfError("the minimized trace lost the signature")
+        saved = (shrink.Replayer, shrink.byte_minimize, shrink.op_minimize, tempfile.tempdir)
+        shrink.Replayer, shrink.op_minimize = Rep, op_minimize
+        shrink.byte_minimize = lambda target, variant, bug, path, *a: path
+        tempfile.tempdir = os.path.join(self.work, "scratch")
+        os.mkdir(tempfile.tempdir)
+        try:
+            with self.assertRaises(common.MlfError):
+                shrink.minimize(os.path.join(self.tree, "mm/vmscan.c"), "memcg_lru")
+            self.assertEqual(os.listdir(tempfile.tempdir), [])
+        finally:
+            shrink.Replayer, shrink.byte_minimize, shrink.op_minimize, tempfile.tempdir = saved
 
     def test_bad_tree_leaves_no_build_dir(self):
         empty = os.path.join(self.work, "empty-tree")
