@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
@@ -169,6 +170,27 @@ def find(text_lines, old, near):
     return min(hits, key=lambda i: abs(i - near))
 
 
+def first_difference(text_lines, old, near):
+    """Where a hunk that does not apply parts from the file, as patch and git
+    am say it: (1-based line of the file, what it reads, what the hunk
+    expects there) at the place that matches the most leading lines of
+    @old (nearest to @near on a tie; @near itself when none matches)."""
+    want = [_norm(l) for l in old]
+    best, best_len = max(0, min(near, len(text_lines))), -1
+    for i in range(len(text_lines)):
+        k = 0
+        while k < len(want) and i + k < len(text_lines) and _norm(text_lines[i + k]) == want[k]:
+            k += 1
+        if k > best_len or (k == best_len and abs(i - near) < abs(best - near)):
+            best, best_len = i, k
+    if best_len <= 0:
+        best, best_len = max(0, min(near, len(text_lines))), 0
+    k = min(best_len, len(want) - 1) if want else 0
+    line = best + k
+    got = _norm(text_lines[line]) if line < len(text_lines) else "(end of file)"
+    return line + 1, got, want[k] if want else ""
+
+
 def load_adaptations(path):
     if not path:
         return []
@@ -205,8 +227,12 @@ def apply_series(tree_dir, patches, adaptations, log):
                 if at < 0:
                     a = adaptation_for(adaptations, patch, fd, hunk)
                     if not a:
-                        raise PatchError("%s: hunk #%d of %s (%s) does not apply"
-                                         % (patch.name, hunk.number, fd.path, hunk.header))
+                        line, got, want = first_difference(text, old,
+                                                           hunk.old_start - 1 + offset)
+                        raise PatchError("%s: hunk #%d of %s (%s) does not apply: line %d "
+                                         "reads %r, the hunk expects %r"
+                                         % (patch.name, hunk.number, fd.path, hunk.header,
+                                            line, got, want))
                     old, new = a["old"], a["new"]
                     at = find(text, old, hunk.old_start - 1 + offset)
                     if at < 0:
@@ -260,13 +286,20 @@ def make(tree, out, patch_files, adaptations_path=None, log=print, patches=None)
     adaptations = [a for a in adaptations if any(a["patch"] in p.name for p in patches)]
     tmp = out + ".tmp"
     if os.path.isdir(tmp):
-        import shutil
         shutil.rmtree(tmp)
     try:
-        extract.copy_tree(tree, tmp, os.path.join(os.path.dirname(out) or ".", "tree-src"))
-    except extract.CutError as e:
-        raise PatchError(str(e))
-    apply_series(tmp, patches, adaptations, log)
+        try:
+            extract.copy_tree(tree, tmp, os.path.join(os.path.dirname(out) or ".", "tree-src"))
+        except extract.CutError as e:
+            raise PatchError(str(e))
+        apply_series(tmp, patches, adaptations, log)
+    except BaseException:
+        # nothing half-made stays behind: not the copy, not an empty parent
+        shutil.rmtree(tmp, ignore_errors=True)
+        parent = os.path.dirname(os.path.abspath(out))
+        if os.path.isdir(parent) and not os.listdir(parent):
+            os.rmdir(parent)
+        raise
     # replace @out only when something changed: the build keys on mtimes
     for rel in extract.TREE_FILES:
         src, dst = os.path.join(tmp, rel), os.path.join(out, rel)
@@ -281,7 +314,6 @@ def make(tree, out, patch_files, adaptations_path=None, log=print, patches=None)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         with open(dst, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(new)
-    import shutil
     shutil.rmtree(tmp)
     return patches
 

@@ -54,7 +54,7 @@ BUGS = {
                   (r"\n\tspin_unlock_irqrestore\(&pgdat->memcg_lru\.lock, flags\);",
                    "\n\t/* hand-applied bug: no unlock */")],
         "expect": ("race",),
-        "fuzz": ["--target", "concurrent", "--tsan"],
+        "fuzz": ["--target", "concurrent", "--sanitizer", "tsan"],
     },
 }
 

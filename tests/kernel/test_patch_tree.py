@@ -158,7 +158,8 @@ class Small(unittest.TestCase):
         err = proc.stderr.strip().splitlines()
         self.assertEqual(len(err), 1, err)
         self.assertEqual(err[0], "mlf kernel: bad.diff: hunk #1 of mm/vmscan.c "
-                                 "(@@ -30,3 +30,3 @@) does not apply")
+                                 "(@@ -30,3 +30,3 @@) does not apply: line 31 reads "
+                                 "'line 31', the hunk expects 'line 99'")
         self.assertFalse(os.path.exists(os.path.join(out, "mm/vmscan.c")))
 
     def test_adaptation_used_and_unneeded(self):

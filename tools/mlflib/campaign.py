@@ -5,7 +5,8 @@ Campaign: the layout (corpus/, crashes/, logs/, stats.csv, campaign.json),
 recovery after a kill, the merge's swap. CrashSigner: the signature of each
 crash file, mostly from the engine's own logs. Status: the status line and
 stats.csv, whose exec/s is the rate over the last interval in which the
-engine reported (libFuzzer -fork reports when a job ends, AFL++ when it
+engine reported (libFuzzer in one process at a new unit or a power of two
+of inputs, -fork when a job ends, AFL++ when it
 rewrites fuzzer_stats: a tick between two reports has no new figures, and
 is not a rate of 0). Also the crash files of a campaign or any directory
 (crash_files) and the campaign a file belongs to. A library module (see
@@ -69,6 +70,32 @@ def campaign_of(path):
             return d
         d = os.path.dirname(d)
     return None
+
+
+def read_meta(camp):
+    """A campaign directory's campaign.json as a dict ({} if unreadable)."""
+    try:
+        with open(os.path.join(camp, "campaign.json"), encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def meta_of_paths(paths):
+    """The campaign.json of the one campaign all @paths are in (a path may
+    be the campaign directory itself), else {}: minimize, replay and triage
+    take the target, variant and bug from it, so that the hints `tools/mlf
+    fuzz --bug B` prints run as printed."""
+    camps = set()
+    for path in paths:
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "campaign.json")):
+            camps.add(os.path.abspath(path))
+        else:
+            camps.add(campaign_of(path))
+    if len(camps) != 1 or None in camps:
+        return {}
+    return read_meta(camps.pop())
 
 
 def campaign_name(target, sanitizer=None):
@@ -274,6 +301,7 @@ class Status:
         self.clock = clock
         base = camp.last_stats()
         self.t0, self.execs0 = base["time"], base["execs"]
+        self.run_base = 0  # the execs of this session's engine runs before the current one
         self.execs, self.cov, self.ft = base["execs"], base["cov"], base["ft"]
         self.start = clock()
         self.reports = 0            # the engine's reports so far
@@ -290,10 +318,18 @@ class Status:
     def report(self, execs, cov, ft, when=None):
         """The engine's figures: @execs since this run started."""
         with self.lock:
-            self.execs = self.execs0 + execs
+            self.execs = self.execs0 + self.run_base + execs
             self.cov, self.ft = cov, ft
             self.reported_at = self.clock() if when is None else when
             self.reports += 1
+
+    def next_run(self, execs_done=None):
+        """A new engine process starts counting from 0: what the ones before
+        it ran (@execs_done, their final stats; else the last report) stays."""
+        with self.lock:
+            if execs_done is not None:
+                self.execs = self.execs0 + self.run_base + execs_done
+            self.run_base = self.execs - self.execs0
 
     def libfuzzer_line(self, line, when=None):
         m = LF_STATUS.match(line)
@@ -341,7 +377,8 @@ class Status:
             rate = "exec/s %d (reported %d s ago)" % (r["exec_per_s"], r["age"])
         else:
             rate = "exec/s %d" % r["exec_per_s"]
-        return ("%s %d:%02d:%02d  execs %d  %s  corpus %d  cov %d  ft %d  crashes %d  unique %d%s"
+        return ("%s %d:%02d:%02d  execs %d  %s  corpus %d  session cov %d  ft %d  crashes %d  "
+                "unique %d%s"
                 % (self.camp.name, t // 3600, t // 60 % 60, t % 60, r["execs"], rate,
                    r["corpus"], r["cov"], r["ft"], r["crashes"], r["unique"],
                    " (%d not yet run)" % r["unsigned"] if r["unsigned"] else ""))

@@ -30,6 +30,47 @@ def deprecated(old, new):
     print("mlf: %s is deprecated; it means %s" % (old, new), file=sys.stderr, flush=True)
 
 
+def add_deprecated(parser, old, new, dest, value=None, **kw):
+    """Accept the old spelling @old of flag @new: it sets @dest (to @value
+    for a flag without an argument, else to its argument) and prints
+    deprecated()'s one line. Hidden from --help."""
+    import argparse
+
+    class Deprecated(argparse.Action):
+        def __call__(self, parser_, namespace, values, option_string=None):
+            deprecated(option_string, new)
+            setattr(namespace, self.dest, value if value is not None else values)
+    if value is not None:
+        kw["nargs"] = 0
+    parser.add_argument(old, dest=dest, action=Deprecated, help=argparse.SUPPRESS, **kw)
+
+
+def check_path(path, kind="any", what=""):
+    """A one-line MlfError unless @path is there, of @kind ("file", "dir",
+    "any") and readable (a directory: listable), or for kind "out" a file
+    whose directory is there and writable. Called before any work, so a
+    mistyped path costs no build."""
+    label = "%s%s" % (what + " " if what else "", path)
+    if kind == "out":
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise MlfError("%s: %s is not a directory" % (label, parent))
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise MlfError("%s: cannot write in %s" % (label, parent))
+        if os.path.isdir(path):
+            raise MlfError("%s: is a directory" % label)
+        return
+    if not os.path.exists(path):
+        raise MlfError("%s: no such file or directory" % label)
+    if kind == "file" and os.path.isdir(path):
+        raise MlfError("%s: is a directory, not a file" % label)
+    if kind == "dir" and not os.path.isdir(path):
+        raise MlfError("%s: not a directory" % label)
+    mode = os.R_OK | (os.X_OK if os.path.isdir(path) else 0)
+    if not os.access(path, mode):
+        raise MlfError("%s: permission denied" % label)
+
+
 def show(cmd, cwd=None):
     """Print a command the way a person would type it."""
     text = " ".join(shlex.quote(str(c)) for c in cmd)

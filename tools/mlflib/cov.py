@@ -127,7 +127,7 @@ def run_cov(args):
     known = targets.names()
     if args.target and args.target not in known:
         raise common.MlfError("unknown target %r (have: %s)" % (args.target, ", ".join(known)))
-    chosen = [args.target] if args.target else known
+    chosen = [args.target] if args.target else getattr(args, "dir_targets", None) or known
     profdata_tool, llvm_cov = llvm_tool("profdata"), llvm_tool("cov")
     build = builds.ensure_built("coverage", args.variant, args.bug,
                               targets=[t + "_replay" for t in chosen])
@@ -205,7 +205,10 @@ def run_states(args):
     if args.target and args.target not in known:
         raise common.MlfError("no state coverage for target %r (have: %s)"
                               % (args.target, ", ".join(known)))
-    chosen = [args.target] if args.target else known
+    chosen = [args.target] if args.target else [
+        t for t in getattr(args, "dir_targets", None) or known if t in known]
+    if not chosen:
+        raise common.MlfError("no state coverage for the targets of --dir %s" % args.dir)
     build = builds.ensure_built(args.preset, args.variant, args.bug,
                                 targets=[t + "_replay" for t in chosen])
     findings = 0
@@ -235,7 +238,32 @@ def run_states(args):
     return 1 if findings else 0
 
 
+def check_args(args):
+    """The paths given, checked before anything is built; with --dir and no
+    --target, the targets are those the campaign directory has a corpus of."""
+    if args.plot:
+        common.check_path(args.plot, "dir", "--plot")
+        return
+    for d in args.corpus or []:
+        common.check_path(d, "dir", "--corpus")
+    if args.json:
+        common.check_path(args.json, "out", "--json")
+    if args.dir:
+        common.check_path(args.dir, "dir", "--dir")
+        if args.target:
+            common.check_path(os.path.join(args.dir, args.target, "corpus"), "dir",
+                              "--dir's %s corpus" % args.target)
+        else:
+            have = [t for t in targets.names()
+                    if os.path.isdir(os.path.join(args.dir, t, "corpus"))]
+            if not have:
+                raise common.MlfError("--dir %s: no campaign corpus in it (DIR/<target>/corpus)"
+                                      % args.dir)
+            args.dir_targets = have
+
+
 def run(args, extra):
+    check_args(args)
     if args.states:
         return run_states(args)
     if args.plot:

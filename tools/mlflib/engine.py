@@ -13,17 +13,21 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
+from . import builds
 from . import common
+from . import targets
 
 
-def run_tee(cmd, cwd=None, env=None):
-    """Run a command after printing it, showing its stderr and keeping it."""
+def run_tee(cmd, cwd=None, env=None, stdout=None):
+    """Run a command after printing it, showing its stderr and keeping it
+    (@stdout: where its stdout goes, the terminal by default)."""
     common.show(cmd, cwd)
     full_env = common.sanitizer_env()
     full_env.update(env or {})
     try:
-        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=full_env,
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=full_env, stdout=stdout,
                                 stderr=subprocess.PIPE, text=True, errors="replace")
     except OSError as e:
         raise common.MlfError("cannot run %s: %s" % (cmd[0], e.strerror or e))
@@ -61,6 +65,13 @@ def libfuzzer_stats(text):
     execs = sum(int(x) for x in re.findall(r"stat::number_of_executed_units:\s*(\d+)", text))
     rate = sum(int(x) for x in re.findall(r"stat::average_exec_per_sec:\s*(\d+)", text))
     return execs, rate
+
+
+def fork_execs(text):
+    """The inputs run by a libFuzzer -fork=N campaign: its last status line's
+    count ("#123: cov: ..."), 0 if it printed none."""
+    found = re.findall(r"^#(\d+): cov:", text, re.M)
+    return int(found[-1]) if found else 0
 
 
 def afl_stats(path):
@@ -110,10 +121,12 @@ def not_run(engine, rc, text, execs, found):
 
 def replay_files(driver, files):
     """Run every file through a replay driver; after a failure go on with
-    the files after it. Returns the failed files."""
+    the files after it. Returns the failed files. The driver's own count
+    ("replayed N inputs") is not shown: the caller prints the one summary."""
     failed, rest = [], list(files)
     while rest:
-        rc, err = run_tee([driver] + rest)
+        sys.stdout.flush()
+        rc, err = run_tee([driver] + rest, stdout=subprocess.DEVNULL)
         if rc == 0:
             break
         m = re.findall(r"^replay: the failing input is (.*)$", err, re.M)
@@ -126,6 +139,41 @@ def replay_files(driver, files):
         failed.append(m[-1])
         rest = rest[rest.index(m[-1]) + 1:]
     return failed
+
+
+# ---- readable traces given where inputs are read ----
+
+def encoded(files, target=None, work=None):
+    """@files with each readable trace (a file that starts with a trace magic
+    line) replaced by its input's bytes, encoded by mlf-trace into @work (a
+    new temporary directory when None); returns (files, work or None). A
+    trace of another target than @target is a one-line MlfError: its text
+    is never run as bytes."""
+    out, shown, tool = [], {}, None
+    for path in files:
+        magic_target = targets.trace_target_of_file(path)
+        if magic_target is None:
+            out.append(path)
+            continue
+        if target and magic_target != target:
+            raise common.MlfError("%s is a %s trace (its magic line), not a %s input"
+                                  % (path, magic_target, target))
+        if work is None:
+            work = tempfile.mkdtemp(prefix="mlf-traces-")
+        if tool is None:
+            tool = builds.binary(builds.ensure_built_quiet("dev", targets=["mlf-trace"]),
+                                 "mlf-trace")
+        dst = os.path.join(work, "%d-%s" % (len(out), os.path.basename(path)))
+        if dst.endswith(".trace"):
+            dst = dst[:-len(".trace")]
+        proc = common.run([tool, "encode", path, "-o", dst], check=False,
+                          capture_output=True, text=True, errors="replace")
+        if proc.returncode != 0:
+            raise common.MlfError("%s: %s" % (path, common.error_line(proc.stderr)
+                                              or "mlf-trace encode failed"))
+        out.append(dst)
+        shown[dst] = path
+    return out, shown, work
 
 
 # ---- the structure-aware mutator (fuzz/mutator.h) ----

@@ -25,7 +25,9 @@ import collections
 import glob
 import hashlib
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -58,44 +60,155 @@ class Said:
         return "".join(self.errors) + "".join(self.tail)
 
 
+# what libFuzzer says of a flag it does not know; shown, not only logged
+FLAG_WARNING = re.compile(r"^WARNING: unrecognized flag")
+
+
+def stop_engine(procs, grace=10):
+    """Ctrl-C: the engines had the terminal's SIGINT too (or, when only we
+    did, get it now); wait @grace seconds for them to write what they have,
+    then kill."""
+    for p in procs:
+        if p.poll() is None:
+            try:
+                p.send_signal(signal.SIGINT)
+            except OSError:
+                pass
+    deadline = time.monotonic() + grace
+    for p in procs:
+        try:
+            p.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+# a libFuzzer run in one process (no -fork) stops at its first crash; a
+# crash later than this many restarts, or one while loading the corpus (a
+# seed that fails), hands the rest of the time to -fork=1, which goes on
+# past crashes by itself
+MAX_RESTARTS = 20
+INITED = re.compile(r"^#\d+\s+INITED\b")
+FINAL_EXECS = re.compile(r"^stat::number_of_executed_units:\s*(\d+)", re.M)
+
+
 def run_libfuzzer(camp, build, args, extra, status, seconds):
-    """The campaign under libFuzzer -fork for @seconds; returns (status,
-    what it said)."""
+    """The campaign under libFuzzer for @seconds; returns (status, what it
+    said, whether Ctrl-C stopped it). --jobs 1 runs the engine in one process
+    (the in-process rate: -fork=1 restarts a job every few seconds, and each
+    restart loads the corpus again), started again after a crash, timeout or
+    oom with the time left; --jobs N runs -fork=N."""
     binary_path = builds.binary(build, camp.target)
     os.makedirs(camp.tmp, exist_ok=True)
-    cmd = [binary_path] + engine.read_options(camp.target) + [
-        "-fork=%d" % args.jobs, "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
-        "-max_total_time=%d" % seconds, "-artifact_prefix=" + camp.crashes + "/"]
-    cmd += extra + [camp.corpus]
+    base = [binary_path] + engine.read_options(camp.target)
     log = os.path.join(camp.logs, time.strftime("fuzz-%Y%m%d-%H%M%S.log"))
-    common.show(cmd, camp.dir)
     env = common.sanitizer_env()
     env["TMPDIR"] = camp.tmp  # the -fork jobs' corpora: salvaged after a kill
+    said, warned = Said(), set()
+    end = time.monotonic() + seconds
+    fork = args.jobs > 1
+    restarts, rc, interrupted = 0, 0, False
     with open(log, "w", encoding="utf-8") as logf:
-        try:
-            proc = subprocess.Popen([str(c) for c in cmd], cwd=camp.dir, env=env,
-                                    stdout=logf, stderr=subprocess.PIPE, text=True,
-                                    errors="replace")
-        except OSError as e:
-            raise common.MlfError("cannot run %s: %s" % (binary_path, e.strerror or e))
         status.thread.start()
-        said = Said()
+        while True:
+            left = int(round(end - time.monotonic()))
+            if left < 1:
+                break
+            if fork:
+                cmd = base + ["-fork=%d" % args.jobs, "-ignore_crashes=1", "-ignore_timeouts=1",
+                              "-ignore_ooms=1"]
+            else:
+                cmd = base + ["-print_final_stats=1"]
+            cmd += ["-max_total_time=%d" % left, "-artifact_prefix=" + camp.crashes + "/"]
+            cmd += extra + [camp.corpus]
+            before = set(campaign.artifacts(camp.crashes))
+            rc, text, interrupted, inited = run_engine_once(cmd, camp, env, logf, args, status,
+                                                            said, warned, binary_path)
+            if interrupted or fork:
+                break
+            new = [p for p in campaign.artifacts(camp.crashes) if p not in before]
+            # a crash file it wrote again (the same input, named by content)
+            # is a crash too
+            wrote = campaign.UNIT_WRITTEN.search(text)
+            if rc == 0 or not (new or wrote):
+                break  # its time is up, or it stopped for a reason of its own
+            sign_from_output(status.signer, new, text)
+            restarts += 1
+            m = FINAL_EXECS.findall(text)
+            status.next_run(int(m[-1]) if m else None)
+            if not inited or restarts >= MAX_RESTARTS:
+                # a seed that fails, or failures everywhere: -fork=1 goes on past them
+                fork = True
+                print("%s: %s; the rest of the time under -fork=1" % (
+                    camp.name, "an input of the corpus fails" if not inited else
+                    "%d restarts after failures" % restarts), file=sys.stderr, flush=True)
+    status.stop.set()
+    status.thread.join()
+    # the jobs' units the parent had not merged yet go to the corpus; tmp/ goes
+    camp.salvage_fork_units()
+    shutil.rmtree(camp.tmp, ignore_errors=True)
+    return rc, said.text(), interrupted
+
+
+def sign_from_output(signer, new, text):
+    """A one-process run's crash report is in its own output: sign the crash
+    file it wrote from it (no second run)."""
+    m = campaign.UNIT_WRITTEN.findall(text)
+    sig = signatures.signature(text)
+    if not sig:
+        return
+    for path in new:
+        if any(os.path.abspath(w) == os.path.abspath(path) for w in m):
+            signer.record(path, sig, signatures.message(text))
+
+
+def run_engine_once(cmd, camp, env, logf, args, status, said, warned, binary_path):
+    """One engine process: its output to the log, the status line and
+    @said; returns (exit status, its output, whether Ctrl-C stopped it,
+    whether it got past loading the corpus)."""
+    common.show(cmd, camp.dir)
+    try:
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=camp.dir, env=env,
+                                stdout=logf, stderr=subprocess.PIPE, text=True,
+                                errors="replace")
+    except OSError as e:
+        raise common.MlfError("cannot run %s: %s" % (binary_path, e.strerror or e))
+    mine = collections.deque(maxlen=4000)
+    inited, interrupted = False, False
+    try:
         for line in proc.stderr:
             logf.write(line)
             said.add(line)
+            mine.append(line)
+            inited = inited or bool(INITED.match(line))
             status.libfuzzer_line(line)
             if args.verbose:
                 sys.stderr.write(line)
-        rc = proc.wait()
-    status.stop.set()
-    status.thread.join()
-    shutil.rmtree(camp.tmp, ignore_errors=True)
-    return rc, said.text()
+            elif FLAG_WARNING.match(line) and line not in warned:
+                warned.add(line)
+                sys.stderr.write(line)
+                sys.stderr.flush()
+    except KeyboardInterrupt:
+        interrupted = True
+        stop_engine([proc])
+        try:
+            rest = proc.stderr.read()
+        except (OSError, ValueError):
+            rest = ""
+        logf.write(rest)
+        for line in rest.splitlines(True):
+            said.add(line)
+            mine.append(line)
+            status.libfuzzer_line(line)
+    rc = proc.wait()
+    return rc, "".join(mine), interrupted, inited
 
 
 def merge_libfuzzer(camp, build):
     """-merge=1 into corpus.merging, then swap it in (see Campaign.recover);
-    returns why it failed (the corpus left as it was), or None."""
+    returns (why it failed, the corpus left as it was, or None; the merged
+    corpus's coverage, the PCs its inputs reach: a figure that compares
+    across runs, or None)."""
     merging = camp.corpus + ".merging"
     shutil.rmtree(merging, ignore_errors=True)
     os.makedirs(merging)
@@ -112,9 +225,17 @@ def merge_libfuzzer(camp, build):
         with open(log, encoding="utf-8", errors="replace") as f:
             why = common.error_line(f.read())
         return "the merge failed (status %d%s, see %s); corpus left as it was" % (
-            rc, ": " + why if why else "", os.path.relpath(log))
+            rc, ": " + why if why else "", os.path.relpath(log)), None
     camp.swap_in(merging)
-    return None
+    with open(log, encoding="utf-8", errors="replace") as f:
+        return None, merged_cov(f.read())
+
+
+def merged_cov(text):
+    """(PCs, features) the merged corpus reaches, from a -merge=1 log: its
+    last "cov: N ft: M" (the inner run over every input), or None."""
+    found = re.findall(r"\bcov: (\d+) ft: (\d+)", text)
+    return tuple(int(x) for x in found[-1]) if found else None
 
 
 def collect_afl_crashes(camp):
@@ -168,7 +289,13 @@ def run_afl(camp, build, args, extra, status, seconds):
 
     status.poll = poll
     status.thread.start()
-    rcs = [p.wait() for p in procs]
+    interrupted = False
+    try:
+        rcs = [p.wait() for p in procs]
+    except KeyboardInterrupt:
+        interrupted = True
+        stop_engine(procs)
+        rcs = [p.wait() for p in procs]
     status.stop.set()
     status.thread.join()
     poll()
@@ -177,12 +304,13 @@ def run_afl(camp, build, args, extra, status, seconds):
         with open(log, encoding="utf-8", errors="replace") as f:
             for line in f:
                 said.add(line)
-    return max(rcs), said.text()
+    return max(rcs), said.text(), interrupted
 
 
 def merge_afl(camp, build):
     """afl-cmin over the corpus and every instance's queue, then swap it in;
-    returns why it failed (the corpus left as it was), or None."""
+    returns (why it failed, the corpus left as it was, or None; None: afl-cmin
+    gives no coverage figure)."""
     staging, merging = camp.corpus + ".staging", camp.corpus + ".merging"
     for d in (staging, merging):
         shutil.rmtree(d, ignore_errors=True)
@@ -209,9 +337,9 @@ def merge_afl(camp, build):
         with open(log, encoding="utf-8", errors="replace") as f:
             why = common.error_line(f.read())
         return "afl-cmin failed (status %d%s, see %s); corpus left as it was" % (
-            rc, ": " + why if why else "", os.path.relpath(log))
+            rc, ": " + why if why else "", os.path.relpath(log)), None
     camp.swap_in(merging)
-    return None
+    return None, None
 
 
 def prepare(camp, args, sanitizer):
@@ -243,7 +371,10 @@ def prepare(camp, args, sanitizer):
     for d in (camp.dir, camp.crashes, camp.logs):
         os.makedirs(d, exist_ok=True)
     camp.recover()
-    targets.seed_working_corpus(camp.target, camp.corpus)
+    # seeds go in once: a resumed campaign's merge may have dropped them,
+    # and copying them back would undo it
+    if not args.resume or not common.count_files(camp.corpus):
+        targets.seed_working_corpus(camp.target, camp.corpus)
     runs = meta.get("runs", 0) + 1
     camp.save_meta({"target": camp.target, "engine": args.engine,
                     "sanitizer": sanitizer, "variant": args.variant,
@@ -284,21 +415,31 @@ def fuzz_one(target, sanitizer, seconds, args, extra):
                       else (run_afl, merge_afl))
     crash_signer.thread.start()
     try:
-        rc, said = runner(camp, build, args, extra, status, seconds)
+        rc, said, interrupted = runner(camp, build, args, extra, status, seconds)
     finally:
+        # the engine's time: not the merge's, nor the signing of crash files
+        engine_seconds = time.monotonic() - status.start
         crash_signer.finish()
+    if interrupted:
+        print("%s: interrupted; merging what there is (Ctrl-C again stops the merge, "
+              "which keeps the corpus as it was)" % camp.name, file=sys.stderr, flush=True)
     final = status.tick(status.poll)
     crashes = campaign.artifacts(camp.crashes)
     new = [p for p in crashes if p not in crashes_before]
     execs = final["execs"] - status.execs0
-    error = engine.not_run(ENGINES[args.engine], rc, said, execs, bool(new))
-    if args.merge and not error:
-        error = merger(camp, build)
+    error = None
+    if not interrupted:
+        error = engine.not_run(ENGINES[args.engine], rc, said, execs, bool(new))
+    merged_cov = None
+    if args.merge and not error and common.count_files(camp.corpus):
+        error, merged_cov = merger(camp, build)
         final["corpus"] = common.count_files(camp.corpus)
     return {"target": target, "build": sanitizer or args.engine, "dir": camp.dir,
-            "execs": execs, "seconds": time.monotonic() - status.start,
-            "corpus": final["corpus"], "cov": final["cov"], "crashes": crashes, "new": new,
-            "groups": signer.groups(crashes), "rc": rc, "error": error}
+            "execs": execs, "seconds": engine_seconds,
+            "corpus": final["corpus"], "cov": final["cov"], "ft": final["ft"],
+            "merged_cov": merged_cov, "crashes": crashes, "new": new,
+            "groups": signer.groups(crashes), "rc": rc, "error": error,
+            "interrupted": interrupted}
 
 
 def check_target(target, sanitizer):
@@ -364,6 +505,8 @@ def run(args, extra):
     if args.time <= 0 or args.jobs <= 0:
         raise common.MlfError("--time and --jobs must be positive")
     args.dir_given = args.dir is not None
+    if args.dir and (os.path.exists(args.dir) or args.resume):
+        common.check_path(args.dir, "dir", "--dir")
     args.dir = os.path.abspath(args.dir or common.OUT_DIR)
     # before any campaign directory is made: a wrong flag leaves nothing
     # behind that a second, right command would take for a campaign
@@ -378,15 +521,24 @@ def run(args, extra):
     for target, sanitizer, seconds in runs:
         r = fuzz_one(target, sanitizer, seconds, args, extra)
         results.append(r)
-        if r["error"]:
+        if r["error"] or r.get("interrupted"):
             break
     failed, error = False, None
+    interrupted = any(r.get("interrupted") for r in results)
+    if interrupted:
+        done = len(results) - 1
+        print("interrupted: %d of %d campaign%s ran to the end; the summary of what ran"
+              % (done, len(runs), "" if len(runs) == 1 else "s"))
     for r in results:
         rate = r["execs"] / r["seconds"] if r["seconds"] > 0 else 0
         label = "%s (%s)" % (r["target"], r["build"])
-        print("%s: execs=%d, exec/s=%d, corpus=%d, cov=%d, crashes=%d (%d new), "
-              "unique failures=%d" % (label, r["execs"], rate, r["corpus"], r["cov"],
-                                      len(r["crashes"]), len(r["new"]), len(r["groups"])))
+        cov = ("cov=%d ft=%d (the merged corpus's, comparable across runs)" % r["merged_cov"]
+               if r.get("merged_cov") is not None else "cov=- (no merge)")
+        print("%s: execs=%d, exec/s=%d, corpus=%d, %s, session cov=%d ft=%d (the engine's "
+              "counters for this run only), crashes=%d (%d new), unique failures=%d%s"
+              % (label, r["execs"], rate, r["corpus"], cov, r["cov"], r.get("ft", 0),
+                 len(r["crashes"]), len(r["new"]), len(r["groups"]),
+                 " (interrupted after %d s)" % r["seconds"] if r.get("interrupted") else ""))
         for key, files, msg, sigs in r["groups"]:
             print("  %-40s x%-4d %s  (tools/mlf minimize %s)"
                   % (key, len(files), os.path.relpath(files[0]), os.path.relpath(files[0])))
@@ -400,6 +552,8 @@ def run(args, extra):
         error = error or (r["error"] and "%s: %s" % (label, r["error"]))
     if error:
         raise common.MlfError(error)
+    if interrupted:
+        return 130
     return 1 if failed else 0
 
 

@@ -25,6 +25,7 @@ The default tree is Debian's linux-source-6.12 tarball (tools/mlf setup).
 """
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -60,6 +61,10 @@ def tree_path(args):
             raise common.MlfError("%s: no such tree or tarball" % args.tree)
         raise common.MlfError("no kernel tree at %s: install Debian's linux-source-6.12 "
                               "(tools/mlf setup) or pass --tree" % DEFAULT_TREE)
+    common.check_path(tree, "any", "--tree")
+    if os.path.isfile(tree) and not tree.endswith((".tar", ".tar.xz", ".tar.gz", ".tgz",
+                                                   ".tar.bz2")):
+        raise common.MlfError("--tree %s: neither a directory nor a tarball" % args.tree)
     return tree
 
 
@@ -73,8 +78,7 @@ def patched_tree(tree, patches, level=None):
     the build directory (one per tree and series contents); its path."""
     h = hashlib.sha1((tree + "\0" + (level or "")).encode())
     for p in patches:
-        if not os.path.isfile(p):
-            raise common.MlfError("%s: no such patch file" % p)
+        common.check_path(p, "file", "--patches")
         with open(p, "rb") as f:
             h.update(f.read())
     out = os.path.join(common.build_dir("kernel-patched"), h.hexdigest()[:12])
@@ -115,34 +119,28 @@ def ensure_kernel_built(tree, preset, sanitize=None, targets=None):
     packages.ensure_setup()
     name = "kernel-" + preset + ("-" + sanitize if sanitize else "") + tree_suffix(tree)
     build = common.build_dir(name)
+    made = not os.path.exists(build)
     os.makedirs(build, exist_ok=True)
     cache = builds.cache(build)
     wanted = {"MLF_KERNEL_TREE": tree}
     if sanitize:
         wanted["MLF_SANITIZE"] = sanitize
     if not cache or any(cache.get(k) != v for k, v in wanted.items()):
-        precheck(tree, preset, build)
-        cmd = ["cmake", "--preset", preset, "-B", build] + \
-              ["-D%s=%s" % kv for kv in sorted(wanted.items())]
-        common.run(cmd, cwd=common.ROOT)
+        try:
+            precheck(tree, preset, build)
+            cmd = ["cmake", "--preset", preset, "-B", build] + \
+                  ["-D%s=%s" % kv for kv in sorted(wanted.items())]
+            common.run(cmd, cwd=common.ROOT)
+        except BaseException:
+            # a tree the shim cannot carry leaves no build directory behind
+            if made:
+                shutil.rmtree(build, ignore_errors=True)
+            raise
     cmd = ["cmake", "--build", build]
     for t in targets or []:
         cmd += ["--target", t]
     common.run(cmd, cwd=common.ROOT)
     return build
-
-
-def job_logs(out, since):
-    """The logs libFuzzer -jobs=N wrote in its working directory @out
-    (fuzz-<job>.log) during this run: where the jobs' figures are."""
-    text = ""
-    for name in sorted(os.listdir(out)):
-        path = os.path.join(out, name)
-        if name.startswith("fuzz-") and name.endswith(".log") and \
-                os.path.getmtime(path) >= since:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text += f.read()
-    return text
 
 
 def fuzz_one(target, build, args, extra, tree):
@@ -163,14 +161,16 @@ def fuzz_one(target, build, args, extra, tree):
         "-max_total_time=%d" % args.time, "-print_final_stats=1",
         "-artifact_prefix=" + crashes + "/"]
     if args.jobs > 1:
-        cmd += ["-jobs=%d" % args.jobs, "-workers=%d" % args.jobs]
+        # as tools/mlf fuzz --jobs: libFuzzer's fork mode
+        cmd += ["-fork=%d" % args.jobs]
     # run_tee sets the sanitizers' options (common.sanitizer_env)
-    start = time.time() - 1
+    start = time.time()
     rc, text = engine.run_tee(cmd + extra + [work], cwd=out)
-    if args.jobs > 1:
-        # the jobs' output went to their logs, the parent only says it started them
-        text += job_logs(out, start)
     execs, rate = engine.libfuzzer_stats(text)
+    if args.jobs > 1 and not execs:
+        # fork mode's parent prints no final stats: its last status line's count
+        execs = engine.fork_execs(text)
+        rate = int(execs / max(time.time() - start, 1e-9))
     new = sorted(set(os.listdir(crashes)) - before)
     return {"execs": execs, "rate": rate, "corpus": common.count_files(work),
             "crashes": [os.path.join(crashes, n) for n in new], "rc": rc,
@@ -191,7 +191,7 @@ def check_fuzz_args(args, extra):
 def run_fuzz(args, extra, tree):
     chosen = [args.target] if args.target else ["memcg_lru", "kernel_diff"]
     check_fuzz_args(args, extra)
-    build = ensure_kernel_built(tree, "fuzz", "thread" if args.tsan else None,
+    build = ensure_kernel_built(tree, "fuzz", "thread" if args.sanitizer == "tsan" else None,
                                 [TARGETS[t][0] for t in chosen])
     failed, error = False, None
     for target in chosen:
@@ -213,8 +213,7 @@ def run_fuzz(args, extra, tree):
 def run_replay(args, extra, tree):
     groups, skipped = {}, {}
     for path in args.paths:
-        if not os.path.exists(path):
-            raise common.MlfError("%s: no such file or directory" % path)
+        common.check_path(path)
         found = 0
         for target, files in regressions.group(path, args.target):
             target = target or "memcg_lru"
@@ -258,6 +257,12 @@ def run(args, extra):
         raise common.MlfError("unknown arguments: " + " ".join(extra))
     if args.kernel_func is run_fuzz:
         check_fuzz_args(args, extra)  # a wrong flag is said first, tree or no tree
+    for p in args.patches or []:
+        common.check_path(p, "file", "--patches")
+    for p in getattr(args, "paths", None) or []:
+        common.check_path(p)
+    if getattr(args, "dir", None) and os.path.exists(args.dir):
+        common.check_path(args.dir, "dir", "--dir")
     tree = tree_path(args)
     target = getattr(args, "target", None)
     if target and target.endswith(SERIES_LEVELS) and \
@@ -293,9 +298,12 @@ def register(subparsers):
                                    "unknown flags go to libFuzzer.")
     f.add_argument("--target", choices=sorted(TARGETS))
     f.add_argument("--time", type=int, default=60, help="seconds per target (default 60)")
-    f.add_argument("--jobs", type=int, default=1, help="parallel fuzzing processes")
-    f.add_argument("--tsan", action="store_true",
-                   help="build with ThreadSanitizer instead of ASan (for concurrent)")
+    f.add_argument("--jobs", type=int, default=1,
+                   help="parallel fuzzing processes (libFuzzer -fork=N), as fuzz's --jobs")
+    f.add_argument("--sanitizer", choices=["asan", "tsan"], default="asan",
+                   help="asan (ASan+UBSan, the default) or tsan (ThreadSanitizer, for "
+                        "concurrent), as fuzz's --sanitizer")
+    common.add_deprecated(f, "--tsan", "--sanitizer tsan", "sanitizer", value="tsan")
     f.add_argument("--dir", help="campaign directory: corpus and crashes in DIR/<target>/ "
                                  "(default out/kernel[-<hash of the tree>]/); a second run "
                                  "goes on from its corpus, and keeps every crash file")

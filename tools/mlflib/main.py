@@ -55,3 +55,10 @@ def main(argv):
         # the reader went away (| head): not an error of ours
         sys.stderr.close()
         return 0
+    except OSError as e:
+        # a path the user gave that is missing, not a directory, unreadable:
+        # one line, as an MlfError would say it
+        what = e.filename if e.filename is not None else ""
+        print("mlf %s: %s%s" % (args.command, "%s: " % what if what else "",
+                                e.strerror or e), file=sys.stderr)
+        return 2

@@ -10,7 +10,9 @@ target and the check, so no TARGET or EXPECT file is written).
 import os
 import shutil
 
+from . import campaign
 from . import common
+from . import engine
 from . import regressions
 from . import shrink
 from . import signatures
@@ -20,7 +22,16 @@ from . import targets
 def run(args, extra):
     if not os.path.isfile(args.file):
         raise common.MlfError("%s: no such file" % args.file)
-    target = args.target or regressions.guess_target(args.file)
+    if not os.access(args.file, os.R_OK):
+        raise common.MlfError("%s: cannot read it" % args.file)
+    # a campaign's crash file minimizes on the campaign's target, variant
+    # and bug (its campaign.json), so `tools/mlf minimize CRASH` runs as
+    # `tools/mlf fuzz --bug B` prints it
+    meta = campaign.meta_of_paths([args.file])
+    args.variant = args.variant or meta.get("variant")
+    args.bug = args.bug or meta.get("bug")
+    target = (args.target or meta.get("target") or targets.trace_target_of_file(args.file)
+              or regressions.guess_target(args.file))
     if not target:
         raise common.MlfError("cannot tell the target of %s; use --target" % args.file)
     if target not in targets.names():
@@ -31,13 +42,25 @@ def run(args, extra):
             raise common.MlfError("%s exists; not overwriting it" % out)
     if args.save:
         regressions.check_name(args.save, target)  # before the work, not after it
-    sig, best, trace, work = shrink.minimize(args.file, target, args.variant, args.bug,
-                                             args.runs)
+    # a readable trace minimizes as the input it spells, never as its text
+    start, _, encoded = engine.encoded([args.file], target)
+    work = None
+    try:
+        sig, best, trace, work = shrink.minimize(start[0], target, args.variant, args.bug,
+                                                 args.byte_runs)
+        finish(args, target, sig, best, trace)
+    finally:
+        for d in (work, encoded):
+            if d:
+                shutil.rmtree(d, ignore_errors=True)
+    return 0
+
+
+def finish(args, target, sig, best, trace):
     shutil.copyfile(best, args.file + ".min")
     if trace:
         with open(args.file + ".min.trace", "w", encoding="utf-8") as f:
             f.write(trace)
-    shutil.rmtree(work, ignore_errors=True)
     print("minimize: %s -> %s (%d bytes%s), signature %s" % (
         args.file, args.file + ".min", os.path.getsize(args.file + ".min"),
         shrink.describe(trace), sig))
@@ -47,7 +70,6 @@ def run(args, extra):
         dest = regressions.save(args.save, target, args.file + ".min", trace,
                                 check=signatures.check_of(sig))
         print("minimize: saved %s" % os.path.relpath(dest))
-    return 0
 
 
 def register(subparsers):
@@ -60,8 +82,10 @@ def register(subparsers):
     p.add_argument("--target", help="fuzz target (default: guessed from the path)")
     p.add_argument("--variant", help="correct variant the input fails on")
     p.add_argument("--bug", help="bug variant the input fails on")
-    p.add_argument("--runs", type=int, default=20000,
-                   help="libFuzzer -minimize_crash runs (default 20000)")
+    p.add_argument("--byte-runs", type=int, default=20000,
+                   help="the byte-level pass's libFuzzer -runs (default 20000)")
+    common.add_deprecated(p, "--runs", "--byte-runs (--runs is the zoo's repeated campaigns)",
+                          "byte_runs", type=int)
     p.add_argument("--save", metavar="NAME",
                    help="also file it as corpus/regressions/NAME/ for ctest (a bug-* NAME "
                         "must be a zoo bug whose patch expects this target and check; "

@@ -10,8 +10,10 @@ inputs after it and exits non-zero. Paths with no input in them fail the
 command: a replay that runs nothing proves nothing.
 """
 import os
+import shutil
 
 from . import builds
+from . import campaign
 from . import common
 from . import engine
 from . import regressions
@@ -24,8 +26,7 @@ def plan(paths, target=None):
     groups = {}
     known = targets.names()
     for path in paths:
-        if not os.path.exists(path):
-            raise common.MlfError("%s: no such file or directory" % path)
+        common.check_path(path)
         found = 0
         for t, files in regressions.group(path, target):
             if not t:
@@ -42,24 +43,49 @@ def plan(paths, target=None):
 
 
 def run(args, extra):
+    for path in args.paths:
+        common.check_path(path)
+    camp_defaults(args, args.paths)
     groups = plan(args.paths, args.target)
     build = builds.ensure_built(args.preset, args.variant, args.bug,
                                 targets=[t + "_replay" for t in groups])
-    total, failed = 0, []
-    for target, files in groups.items():
-        total += len(files)
-        failed += engine.replay_files(builds.binary(build, target + "_replay"), files)
+    total, failed, works = 0, [], []
+    try:
+        for target, files in groups.items():
+            # a readable trace runs as the input it spells, never as its text
+            files, shown, work = engine.encoded(files, target)
+            works.append(work)
+            total += len(files)
+            failed += [shown.get(f, f) for f in
+                       engine.replay_files(builds.binary(build, target + "_replay"), files)]
+    finally:
+        for work in works:
+            if work:
+                shutil.rmtree(work, ignore_errors=True)
     print("replay: %d input%s, %d failed" % (total, "" if total == 1 else "s", len(failed)))
     for path in failed:
         print("  FAILED %s" % path)
     return 1 if failed else 0
 
 
+def camp_defaults(args, paths):
+    """--target, --variant and --bug from the campaign.json of the campaign
+    the paths are in (the first one that is), where not given: a crash
+    file of `tools/mlf fuzz --bug B` replays on B, as the hints say."""
+    meta = campaign.meta_of_paths(paths)
+    for key in ("target", "variant", "bug"):
+        if getattr(args, key, None) is None and meta.get(key):
+            setattr(args, key, meta[key])
+
+
 def register(subparsers):
     p = subparsers.add_parser(
         "replay", help="replay inputs through a target (no engine)",
         description="Run files or directories of inputs through <target>_replay. "
-                    "*.trace files are skipped (encode them first with tools/mlf trace encode).")
+                    "A directory's *.trace files are skipped; a file given by name that is a "
+                    "readable trace (it starts with a trace magic line) is encoded first and "
+                    "runs as the input it spells. Inputs of a campaign (its campaign.json) run "
+                    "on its target, variant and bug unless --target, --variant, --bug say.")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--target", help="target (default: guessed from the path)")
     p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)

@@ -6,7 +6,9 @@ Two passes, each keeping the failure's signature (signatures.py):
      signature survives;
   2. op level (the targets with a trace, fuzz/targets.json): delta
      debugging over the trace's lines after the header (a concurrent
-     trace's ops and schedule decisions together), memcgs renumbered, then
+     trace's ops and schedule decisions together), memcgs renumbered,
+     draws taken modulo the bin count where that keeps the failure (so
+     the trace says bin=4, the failure line's term, not draw=36), then
      the smallest pool and the fewest nodes that still fail; for a
      concurrent trace also the fewest tasks (renumbered) and initial
      memcgs.
@@ -16,6 +18,7 @@ and `tools/mlf zoo` call. A library module (see __init__.py).
 """
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -82,8 +85,9 @@ def byte_minimize(target, variant, bug, path, sig, work, runs, preset="fuzz"):
         print("mlf minimize: no byte-level pass (%s)" % e)
         return path
     out = os.path.join(work, "bytes.min")
+    # it runs in @work: a path relative to ours would name nothing there
     cmd = [builds.binary(build, target), "-minimize_crash=1", "-runs=%d" % runs,
-           "-exact_artifact_path=" + out, path]
+           "-exact_artifact_path=" + out, os.path.abspath(path)]
     common.show(cmd)
     proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=work,
                           env=common.sanitizer_env())
@@ -197,6 +201,28 @@ def small_first(low, high):
                   if low <= v < high)
 
 
+# the random draws of an op line (draw=, draws=, bin=, bins=); a draw byte
+# reads as byte % ceil (src/kernel/random.h), so for a bin 36 is 4
+DRAWS = re.compile(r"\b(draws?|bins?)=([\d,]+)")
+NR_BINS = 8  # MEMCG_NR_BINS (src/mm/mmzone.h)
+
+
+def small_draws(op):
+    """@op with each draw of NR_BINS or more taken modulo NR_BINS (what it
+    means as a bin: the trace then prints bin=, the failure line's own
+    term), or None if it has none."""
+    changed = []
+
+    def fix(m):
+        vals = [int(v) for v in m.group(2).split(",") if v]
+        new = [v % NR_BINS if v >= NR_BINS else v for v in vals]
+        if new != vals:
+            changed.append(True)
+        return "%s=%s" % (m.group(1), ",".join(str(v) for v in new))
+    out = DRAWS.sub(fix, op)
+    return out if changed else None
+
+
 def op_minimize(rep, path, sig, work):
     """Delta debugging over a trace (rep.target's); returns (trace text, bytes path)."""
     text = rep.decode(path)
@@ -223,6 +249,12 @@ def op_minimize(rep, path, sig, work):
                for op in ops]
     if renamed != ops and fails(renamed):
         ops = renamed
+    # draws in the trace's own terms: bin=4 where the failure says bin=4,
+    # not draw=36, wherever that keeps the failure
+    for i, op in enumerate(ops):
+        smaller = small_draws(op)
+        if smaller and fails(ops[:i] + [smaller] + ops[i + 1:]):
+            ops = ops[:i] + [smaller] + ops[i + 1:]
     # a concurrent trace: the fewest tasks and initial memcgs that still fail
     if len(header) > 1 and header[1].startswith("run "):
         compact = compact_tasks(header[1], ops)
@@ -266,10 +298,15 @@ def minimize(path, target, variant=None, bug=None, runs=20000):
     if not sig:
         raise common.MlfError("%s does not fail on %s" % (path, bug or variant or "the default variant"))
     work = tempfile.mkdtemp(prefix="mlf-minimize-")
-    best = byte_minimize(target, variant, bug, path, sig, work, runs, fuzz_preset)
-    if best != path and rep.run(best)[0] != sig:
-        best = path
-    trace = None
-    if targets.trace_magic(target):
-        trace, best = op_minimize(rep, best, sig, work)
+    try:
+        best = byte_minimize(target, variant, bug, path, sig, work, runs, fuzz_preset)
+        if best != path and rep.run(best)[0] != sig:
+            best = path
+        trace = None
+        if targets.trace_magic(target):
+            trace, best = op_minimize(rep, best, sig, work)
+    except BaseException:
+        # an error (or Ctrl-C) leaves no work directory behind
+        shutil.rmtree(work, ignore_errors=True)
+        raise
     return sig, best, trace, work

@@ -76,6 +76,18 @@ def with_trace():
     return [n for n, t in targets().items() if t.get("trace")]
 
 
+def trace_target_of_file(path):
+    """The target whose trace magic line @path starts with (a readable
+    trace, not an input's bytes), or None; None too for what cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(256)
+    except OSError:
+        return None
+    line = first.rstrip(b"\r\n").decode("utf-8", "replace").strip()
+    return traced().get(line)
+
+
 def is_input_name(name):
     """Whether a file of a corpus or regression directory is an input."""
     rules = table()["inputs"]

@@ -13,10 +13,12 @@ file), else memcg_lru, and mlf-trace is told it with --target. encode
 tells a trace's target by its magic line.
 """
 import os
+import shutil
 import sys
 
 from . import builds
 from . import common
+from . import engine
 from . import regressions
 from . import targets
 
@@ -70,13 +72,57 @@ def roundtrip_groups(paths):
                      if targets.is_input_name(n)]
         else:
             parts = [path]
+        if not any(targets.input_files(p) for p in parts):
+            raise common.MlfError("%s holds no input (fuzz/README.md says which files are "
+                                  "inputs)" % path)
         for part in parts:
             t = regressions.guess_target(part) or DEFAULT
             out.setdefault(t if t in targets.with_trace() else None, []).append(part)
     return out
 
 
+def decode(args):
+    """Each input by its own path's target (a corpus/memcg_lru and a
+    corpus/reclaim file may come in one call); a readable trace given to
+    decode is encoded first (its magic line tells its target), so what is
+    printed is the trace of the input it spells, never its text read as
+    bytes."""
+    groups, works = [], []
+    try:
+        for path in args.files:
+            if not os.path.exists(path):
+                raise common.MlfError("%s: no such file or directory" % path)
+            magic = targets.trace_target_of_file(path)
+            target = (args.target if args.target else None) or magic or target_of(args, path)
+            if args.target:
+                check_traced(args.target)
+            if magic:
+                files, _, work = engine.encoded([path], target)
+                works.append(work)
+                path = files[0]
+            if groups and groups[-1][0] == target:
+                groups[-1][1].append(path)
+            else:
+                groups.append((target, [path]))
+        rc = 0
+        for target, paths in groups:
+            sys.stdout.flush()
+            rc |= common.run([tool(), "decode", "--target", target] + paths,
+                             check=False).returncode
+        return rc
+    finally:
+        for work in works:
+            if work:
+                shutil.rmtree(work, ignore_errors=True)
+
+
 def run(args, extra):
+    if args.target:
+        check_traced(args.target)
+    for path in args.files:
+        common.check_path(path, "file" if args.action != "roundtrip" else "any")
+    if args.output:
+        common.check_path(args.output, "out", "-o")
     if args.action != "encode" and (args.output or args.force):
         raise common.MlfError("-o and --force are for encode")
     if args.action == "roundtrip" and not args.target:
@@ -92,22 +138,8 @@ def run(args, extra):
             print("trace: skipped %s (targets without a trace)"
                   % ", ".join(os.path.relpath(p) for p in skipped))
         return rc
-    if args.action == "decode" and not args.target:
-        # each input by its own path: a corpus/memcg_lru and a corpus/reclaim
-        # file may come in one call
-        groups = []
-        for path in args.files:
-            target = target_of(args, path)
-            if groups and groups[-1][0] == target:
-                groups[-1][1].append(path)
-            else:
-                groups.append((target, [path]))
-        rc = 0
-        for target, paths in groups:
-            sys.stdout.flush()
-            rc |= common.run([tool(), "decode", "--target", target] + paths,
-                             check=False).returncode
-        return rc
+    if args.action == "decode":
+        return decode(args)
     target = target_of(args, args.files[0])
     if args.action == "encode":
         if len(args.files) != 1 or not args.output:

@@ -116,7 +116,7 @@ def zoo_one(bug, target, args, extra):
     for k in range(args.runs):
         out = os.path.join(base, "run%d" % (k + 1))
         os.makedirs(out)
-        runs.append(one_run(binary, target, expected, out, args.budget, 1 + k, extra))
+        runs.append(one_run(binary, target, expected, out, args.time, 1 + k, extra))
     caught = [r for r in runs if r["caught"]]
     others = {}
     for r in runs:
@@ -134,7 +134,7 @@ def zoo_one(bug, target, args, extra):
         "max_seconds": max(r["seconds"] for r in caught) if caught else None,
         "mutator": engine.mutator(),
         "load": os.getloadavg()[0],
-        "budget_seconds": args.budget,
+        "budget_seconds": args.time,
         "runs": runs,
     }
     if caught and args.save and target == bug.target:
@@ -219,8 +219,11 @@ def run(args, extra):
                                       % (b.name, t, ", ".join(targets.names())))
     if args.json and os.path.exists(args.json):
         raise common.MlfError("%s exists; not overwriting it" % args.json)
-    if args.runs < 1 or args.budget < 1:
-        raise common.MlfError("--runs and --budget must be positive")
+    if args.json:
+        # said now, not after the whole zoo has run
+        common.check_path(args.json, "out", "--json")
+    if args.runs < 1 or args.time < 1:
+        raise common.MlfError("--runs and --time must be positive")
     engine.check_libfuzzer_args(extra, "tools/mlf zoo")
     rows = []
     for b in chosen:
@@ -243,17 +246,22 @@ def register(subparsers):
                     "name: build it, fuzz the target from an empty corpus (one libFuzzer "
                     "worker) --runs times, report how many runs the expected check caught "
                     "(a run stopped by another check is not caught; the table names that "
-                    "check) with the median seconds and execs, minimize the first "
-                    "reproducer and save it as corpus/regressions/<bug>/. Unknown flags go "
-                    "to libFuzzer.")
+                    "check) with the median seconds and execs; with --save, minimize the "
+                    "first reproducer and file it as corpus/regressions/<bug>/. Unknown flags "
+                    "go to libFuzzer.")
     p.add_argument("--bugs", help="comma-separated bug variants (default: all)")
     p.add_argument("--historical", action="store_true",
                    help="only the bugs that shipped upstream (Fixed-by: <commit hash>), "
                         "with their fix and engine (docs/historical.md)")
-    p.add_argument("--budget", type=int, default=60, help="seconds per run (default 60)")
+    p.add_argument("--time", type=int, default=60,
+                   help="seconds per run (default 60), as fuzz's --time")
+    common.add_deprecated(p, "--budget", "--time", "time", type=int)
     p.add_argument("--runs", type=int, default=3, help="runs per bug (default 3)")
     p.add_argument("--json", help="write the results to this file")
-    p.add_argument("--no-save", dest="save", action="store_false",
-                   help="do not minimize and save reproducers")
+    p.add_argument("--save", action="store_true",
+                   help="minimize the first reproducer of a bug and file it as "
+                        "corpus/regressions/<bug>/ (the tracked tree: opt-in)")
+    common.add_deprecated(p, "--no-save", "the default (saving is opt-in: --save)", "save",
+                          value=False)
     engine.add_mutator_argument(p)
     p.set_defaults(func=run, passthrough=True)
