@@ -37,4 +37,12 @@ MLF_TREE_STUB(drain_all_stock)
 MLF_TREE_STUB(mem_cgroup_id_put)
 MLF_TREE_STUB(invalidate_reclaim_iterators)
 
+/*
+ * memory.high and swap.high are not modelled; stable 6.12.y's offline
+ * callback resets them (page_counter_set_high(&memcg->swap, ...)), so the
+ * macro leaves its counter unevaluated: the shim has no swap counter.
+ */
+#define PAGE_COUNTER_MAX ULONG_MAX
+#define page_counter_set_high(counter, nr) ((void)(nr))
+
 #endif

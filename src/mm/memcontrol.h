@@ -140,6 +140,21 @@ static inline bool mem_cgroup_below_low(struct mem_cgroup *target,
 }
 #endif
 
+/*
+ * Stable kernels from 6.12.y (the backport of "mm: memcg: compute
+ * protection along the path" to shrink_one()) compute the effective
+ * protection of each ancestor before shrink_one() asks below_min / low.
+ * Neither model here keeps a computed elow / emin: the modelled build reads
+ * the outcome, the reclaim build derives protection at the query from
+ * memory.min / low and the charge. Nothing is left to compute, so a tree
+ * that calls it runs unchanged.
+ */
+static inline void mem_cgroup_calculate_protection_path(struct mem_cgroup *root,
+							struct mem_cgroup *memcg)
+{
+	(void)root, (void)memcg;
+}
+
 struct mem_cgroup *mem_cgroup_alloc(int id);
 void mem_cgroup_css_online(struct mem_cgroup *memcg);
 /*
