@@ -26,9 +26,12 @@ FINALS = re.compile(r"^\s+final states (\d+) \(digest ([0-9a-f]+)\)")
 FAILED = re.compile(r"^\s+failed (.+) in \d+ schedules$")
 
 
+ENGINE_ARGS = []
+
+
 def explore(binary, bound, mode, keep_going, scenario=None):
     """{scenario: (schedules, distinct, finals, digest, frozenset(failed))}"""
-    cmd = [binary, "--bound", str(bound)]
+    cmd = [binary, "--bound", str(bound)] + ENGINE_ARGS
     if mode:
         cmd.append(mode)
     if keep_going:
@@ -68,6 +71,10 @@ def explore(binary, bound, mode, keep_going, scenario=None):
 
 def main(argv):
     args = argv[1:]
+    if "--" in args:
+        # the explore binary's own arguments, for every run (--memory-model)
+        ENGINE_ARGS.extend(args[args.index("--") + 1:])
+        args = args[:args.index("--")]
     keep_going = "--keep-going" in args
     control = None
     if "--control" in args:

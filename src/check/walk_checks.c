@@ -113,12 +113,18 @@ static void resolve_gen_read(struct mlf_walk_check *w, struct mlf_lin *lin,
 	/*
 	 * Under the weak memory model the walker may have come by old links
 	 * (a stale read of the list) and read the gen that went with them:
-	 * only a move it had seen when its pass began says it came by the
-	 * new ones.
+	 * it came by the new ones only if the pointer to the memcg it read
+	 * last was stored since the memcg joined its list.
 	 */
-	w->gen_read.unseen = mlf_lin_touched_unseen(lin, w->gen_read.slot,
-						    w->nid, w->task,
-						    w->pass_seen);
+	w->gen_read.unseen = false;
+	if (mlf_wmm_running()) {
+		u64 node = (uintptr_t)m->lrugen +
+			   offsetof(struct lru_gen_folio, list);
+		unsigned long at;
+
+		w->gen_read.unseen = !mlf_wmm_read_lately(node, &at) ||
+				     at < m->joined_at;
+	}
 }
 
 void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,

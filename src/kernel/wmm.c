@@ -37,6 +37,7 @@ struct store {
 	const struct view *carried;	/* what an acquire of it joins */
 	u32 token;			/* ThreadSanitizer's sync object */
 	bool rmw;			/* a read-modify-write's */
+	unsigned long step;		/* mlf_sched_step() when it was made */
 };
 
 struct loc {
@@ -55,6 +56,12 @@ struct task_views {
 	const struct view *carry;	/* what its relaxed stores carry */
 	const struct view *locked;	/* its view when it last took a lock */
 	const struct view *unlocked;	/* its own stores at its last unlock */
+	/* its last loads: the value read and when its store was made */
+	struct {
+		u64 value;
+		unsigned long step;
+	} recent[16];
+	unsigned int nr_recent;
 };
 
 struct keyed {			/* a lock's or a grace period's view */
@@ -218,6 +225,7 @@ MLF_NO_TSAN static int append(struct loc *l, u64 value, int task,
 	s->carried = carried;
 	s->token = W.next_token++;
 	s->rmw = false;
+	s->step = task < 0 ? 0 : mlf_sched_step();
 	l->co[l->nr] = (u16)l->nr;
 	return l->nr++;
 }
@@ -345,6 +353,7 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 		memset(W.t[i].own, 0, W.nr_locs * sizeof(u16));
 		memset(W.t[i].pending, 0, W.nr_locs * sizeof(u16));
 		W.t[i].carry = W.t[i].locked = W.t[i].unlocked = NULL;
+		W.t[i].nr_recent = 0;
 	}
 	memset(W.mb_view, 0, W.nr_locs * sizeof(u16));
 	memset(W.gp_view, 0, W.nr_locs * sizeof(u16));
@@ -408,6 +417,8 @@ MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
 		W.stale_reads++;
 	s = &l->st[l->co[l->nr - 1 - k]];
 	t->floor[id] = (u16)(s - l->st + 1);
+	t->recent[t->nr_recent % 16].value = s->value;
+	t->recent[t->nr_recent++ % 16].step = s->step;
 	if (order == MLF_WMM_ACQUIRE) {
 		join_view(t->floor, s->carried);
 		tsan_acquire_store(s);
@@ -534,6 +545,25 @@ MLF_NO_TSAN u64 mlf_wmm_rmw(volatile void *p, int size,
 }
 
 /* ---- what the checks ask ---- */
+
+MLF_NO_TSAN bool mlf_wmm_read_lately(u64 value, unsigned long *step)
+{
+	struct task_views *t;
+	unsigned int i;
+
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return false;
+	t = me();
+	for (i = 0; i < 16 && i < t->nr_recent; i++) {
+		unsigned int k = (t->nr_recent - 1 - i) % 16;
+
+		if (t->recent[k].value == value) {
+			*step = t->recent[k].step;
+			return true;
+		}
+	}
+	return false;
+}
 
 MLF_NO_TSAN const struct mlf_wmm_view *mlf_wmm_seen_now(void)
 {

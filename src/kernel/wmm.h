@@ -113,6 +113,13 @@ const struct mlf_wmm_view *mlf_wmm_own_now(void);
 bool mlf_wmm_covers(const struct mlf_wmm_view *by,
 		    const struct mlf_wmm_view *seen);
 
+/*
+ * Whether one of the current task's last 16 marked loads read @value, and
+ * then when the store it read was made (mlf_sched_step(); 0: before the
+ * run or a plain write): by which links a walker came.
+ */
+bool mlf_wmm_read_lately(u64 value, unsigned long *step);
+
 /* Memory allocated or freed: its history starts again. */
 void mlf_wmm_forget(const void *p, size_t size);
 
