@@ -32,6 +32,15 @@ PACKAGES = {
     "patch": "applies the bug zoo's patches (zoo/) to a copy of src/",
 }
 
+# The version a package is tested with, where a newer one can change what
+# the project tests: the kernel tree is the code under test, and Debian's
+# stable updates change it (6.12.118 changed shrink_one() and
+# should_abort_scan()). Installed as this version while the archive has it,
+# else the newest, with a note; an installed other version is kept.
+TESTED = {
+    "linux-source-6.12": "6.12.118-1~deb12u1",
+}
+
 _checked = False
 
 
@@ -66,6 +75,30 @@ def _lists_know(packages):
     return all(candidates.get(p, "(none)") != "(none)" for p in packages)
 
 
+def _archive_has(package, version):
+    """True if apt's lists offer @version of @package."""
+    proc = subprocess.run(["apt-cache", "madison", package],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return any(f.split("|")[1].strip() == version
+               for f in proc.stdout.splitlines() if f.count("|") >= 2)
+
+
+def _pinned(packages):
+    """The packages as apt-get arguments: pkg=version for the tested ones."""
+    args = []
+    for p in packages:
+        version = TESTED.get(p)
+        if version and _archive_has(p, version):
+            args.append("%s=%s" % (p, version))
+        else:
+            if version:
+                print("mlf: %s %s is not in the archive; installing the newest, which "
+                      "the project was not tested with" % (p, version),
+                      file=sys.stderr, flush=True)
+            args.append(p)
+    return args
+
+
 def install(packages):
     """apt-get install the packages (root only), updating the lists if needed."""
     cmd = ["apt-get", "install", "-y", "--no-install-recommends"] + packages
@@ -76,7 +109,7 @@ def install(packages):
     env = {"DEBIAN_FRONTEND": "noninteractive"}
     if not _lists_know(packages):
         common.run(["apt-get", "update"], env=env)
-    common.run(cmd, env=env)
+    common.run(cmd[:4] + _pinned(packages), env=env)
     still = missing()
     if still:
         raise common.MlfError("still missing after apt-get install: " + " ".join(still))
