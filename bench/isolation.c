@@ -113,7 +113,7 @@ static void *worker_fn(void *arg)
 						 __ATOMIC_RELAXED))
 			continue;
 		/* the charge: reclaim while over the limit */
-		while (atomic_long_read(&memcg->usage) >= limit) {
+		while (atomic_long_read(&memcg->memory.usage) >= limit) {
 			if (reclaim(lruvec))
 				continue;
 			wk->empty_sweeps++;
@@ -173,8 +173,9 @@ int main(int argc, char **argv)
 	mlf_entropy_seed(42);
 	root = mem_cgroup_alloc(-1);
 	WRITE_ONCE(root->online, true);
+	root_mem_cgroup = root;
 	memcg = mem_cgroup_alloc(1);
-	memcg->parent = root;
+	mem_cgroup_link_parent(memcg, root);
 	memcg->swappiness = 60;
 	mem_cgroup_css_online(memcg);
 	folios = calloc(wss, sizeof(*folios));

@@ -44,6 +44,7 @@ size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 			op->memcg = next(&r) % h->pool_size;
 			op->nr_draws = 1;
 			op->draws[0] = next(&r);
+			op->parent = next(&r) % (h->pool_size + 1);
 			break;
 		case RECLAIM_OP_OFFLINE:
 		case RECLAIM_OP_RELEASE:
@@ -88,6 +89,9 @@ size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 			flags = next(&r);
 			op->kswapd = flags & 1;
 			op->dying = (flags >> 1) & 1;
+			op->order = (flags >> 2) & 3;
+			op->zones = ((flags >> 4) & 3) % (MAX_NR_ZONES + 1);
+			op->others = (flags >> 6) & 3;
 			op->nr_draws = next(&r) % (MLF_RECLAIM_MAX_DRAWS + 1);
 			for (i = 0; i < op->nr_draws; i++)
 				op->draws[i] = next(&r);
@@ -106,6 +110,32 @@ size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 			op->memcg = next(&r) % h->pool_size;
 			op->node = next(&r) % h->nr_nodes;
 			op->nodes = next(&r);
+			break;
+		case RECLAIM_OP_SOFT:
+			op->memcg = next(&r) % h->pool_size;
+			op->node = next(&r) % h->nr_nodes;
+			break;
+		case RECLAIM_OP_ZONE:
+			flags = next(&r);
+			op->node = (flags & 1) % h->nr_nodes;
+			op->zone = (flags >> 1) & 1;
+			op->zone_managed = next(&r);
+			op->zone_min = next(&r);
+			op->zone_gap = next(&r);
+			op->zone_boost = next(&r);
+			op->zone_reserve = next(&r);
+			op->zone_free = next(&r);
+			break;
+		case RECLAIM_OP_SLAB:
+			op->memcg = next(&r) % h->pool_size;
+			op->node = next(&r) % h->nr_nodes;
+			op->shrinker = next(&r) % MLF_NR_SHRINKERS;
+			op->objects = 1 + next(&r);
+			break;
+		case RECLAIM_OP_SYSCTL:
+			flags = next(&r);
+			op->recursiveprot = flags & 1;
+			op->tiering = (flags >> 1) & 1;
 			break;
 		}
 	}
@@ -140,6 +170,7 @@ size_t mlf_reclaim_encode_op(const struct mlf_reclaim_op *op, uint8_t *out)
 	case RECLAIM_OP_ONLINE:
 		out[n++] = op->memcg;
 		out[n++] = op->draws[0];
+		out[n++] = op->parent;
 		break;
 	case RECLAIM_OP_OFFLINE:
 	case RECLAIM_OP_RELEASE:
@@ -176,7 +207,9 @@ size_t mlf_reclaim_encode_op(const struct mlf_reclaim_op *op, uint8_t *out)
 		out[n++] = op->node;
 		out[n++] = op->target;
 		out[n++] = op->priority;
-		out[n++] = (op->kswapd & 1) | (op->dying & 1) << 1;
+		out[n++] = (op->kswapd & 1) | (op->dying & 1) << 1 |
+			   (op->order & 3) << 2 | (op->zones & 3) << 4 |
+			   (op->others & 3) << 6;
 		out[n++] = op->nr_draws;
 		for (i = 0; i < op->nr_draws; i++)
 			out[n++] = op->draws[i];
@@ -194,6 +227,28 @@ size_t mlf_reclaim_encode_op(const struct mlf_reclaim_op *op, uint8_t *out)
 		out[n++] = op->memcg;
 		out[n++] = op->node;
 		out[n++] = op->nodes;
+		break;
+	case RECLAIM_OP_SOFT:
+		out[n++] = op->memcg;
+		out[n++] = op->node;
+		break;
+	case RECLAIM_OP_ZONE:
+		out[n++] = (op->node & 1) | (op->zone & 1) << 1;
+		out[n++] = op->zone_managed;
+		out[n++] = op->zone_min;
+		out[n++] = op->zone_gap;
+		out[n++] = op->zone_boost;
+		out[n++] = op->zone_reserve;
+		out[n++] = op->zone_free;
+		break;
+	case RECLAIM_OP_SLAB:
+		out[n++] = op->memcg;
+		out[n++] = op->node;
+		out[n++] = op->shrinker;
+		out[n++] = op->objects - 1;
+		break;
+	case RECLAIM_OP_SYSCTL:
+		out[n++] = (op->recursiveprot & 1) | (op->tiering & 1) << 1;
 		break;
 	}
 	return n;
@@ -221,7 +276,16 @@ bool mlf_reclaim_op_equal(const struct mlf_reclaim_op *a,
 	       a->swappiness == b->swappiness && a->target == b->target &&
 	       a->priority == b->priority && a->kswapd == b->kswapd &&
 	       a->dying == b->dying && a->slot == b->slot &&
-	       a->nodes == b->nodes && a->nr_draws == b->nr_draws &&
+	       a->nodes == b->nodes && a->order == b->order &&
+	       a->zones == b->zones && a->others == b->others &&
+	       a->parent == b->parent && a->zone_managed == b->zone_managed &&
+	       a->zone_min == b->zone_min && a->zone_gap == b->zone_gap &&
+	       a->zone_boost == b->zone_boost &&
+	       a->zone_reserve == b->zone_reserve &&
+	       a->zone_free == b->zone_free && a->shrinker == b->shrinker &&
+	       a->objects == b->objects &&
+	       a->recursiveprot == b->recursiveprot &&
+	       a->tiering == b->tiering && a->nr_draws == b->nr_draws &&
 	       !memcmp(a->draws, b->draws, a->nr_draws);
 }
 
@@ -243,6 +307,8 @@ void mlf_reclaim_print_op(FILE *out, const struct mlf_reclaim_op *op)
 		fprintf(out, " m%d %s=%d", op->memcg,
 			op->draws[0] < MEMCG_NR_BINS ? "bin" : "draw",
 			op->draws[0]);
+		if (op->parent)
+			fprintf(out, " parent=m%d", op->parent - 1);
 		break;
 	case RECLAIM_OP_OFFLINE:
 	case RECLAIM_OP_RELEASE:
@@ -273,6 +339,12 @@ void mlf_reclaim_print_op(FILE *out, const struct mlf_reclaim_op *op)
 		fprintf(out, " n%d target=%d prio=%d%s%s", op->node, op->target,
 			op->priority, op->kswapd ? " kswapd" : "",
 			op->dying ? " dying" : "");
+		if (op->order)
+			fprintf(out, " order=%d", op->order);
+		if (op->zones)
+			fprintf(out, " maxzone=%d", op->zones - 1);
+		if (op->others)
+			fprintf(out, " others=%d", op->others);
 		if (op->nr_draws) {
 			fprintf(out, " draws=");
 			for (i = 0; i < op->nr_draws; i++)
@@ -288,6 +360,23 @@ void mlf_reclaim_print_op(FILE *out, const struct mlf_reclaim_op *op)
 		break;
 	case RECLAIM_OP_SHADOW:
 		fprintf(out, " m%d n%d nodes=%d", op->memcg, op->node, op->nodes);
+		break;
+	case RECLAIM_OP_SOFT:
+		fprintf(out, " m%d n%d", op->memcg, op->node);
+		break;
+	case RECLAIM_OP_ZONE:
+		fprintf(out, " n%d z%d managed=%d min=%d gap=%d boost=%d reserve=%d free=%d",
+			op->node, op->zone, op->zone_managed, op->zone_min,
+			op->zone_gap, op->zone_boost, op->zone_reserve,
+			op->zone_free);
+		break;
+	case RECLAIM_OP_SLAB:
+		fprintf(out, " m%d n%d s%d objects=%d", op->memcg, op->node,
+			op->shrinker, op->objects);
+		break;
+	case RECLAIM_OP_SYSCTL:
+		fprintf(out, " recursiveprot=%d tiering=%d", op->recursiveprot,
+			op->tiering);
 		break;
 	}
 }

@@ -8,14 +8,19 @@
  *
  *   header: nodes-1 (mod 2), pool-1 (mod 16)
  *   op:     kind (mod RECLAIM_OP_NR), then its operands:
- *     online m d | offline m | release m | wbdone m
+ *     online m d p (p: 0 the root, k slot k - 1; mod pool + 1)
+ *     offline m | release m | wbdone m
  *     add m n flags count | refault m n flags count
  *       flags: bit0 file, bit1 zone, bit2 dirty, bit3 writeback,
  *       bit4 referenced; count 1 + (byte mod 16)
  *     touch flo fhi | age m n | protect m min low | swappiness m v
  *     reclaim n target prio flags ndraws draws... (flags: bit0 kswapd,
- *       bit1 dying; prio mod 13; ndraws mod 33)
- *     park m n flags d | unpark k | shadow m n nodes
+ *       bit1 dying, bits 2-3 order, bits 4-5 maxzone + 1 (0: every
+ *       zone; mod 3), bits 6-7 others; prio mod 13; ndraws mod 33)
+ *     park m n flags d | unpark k | shadow m n nodes | soft m n
+ *     zone nz managed min gap boost reserve free (nz: bit0 node, bit1
+ *       zone) | slab m n s objects-1 | sysctl flags (bit0
+ *       recursiveprot, bit1 tiering)
  */
 #ifndef _MLF_FUZZ_RECLAIM_CODEC_H
 #define _MLF_FUZZ_RECLAIM_CODEC_H

@@ -44,7 +44,8 @@ static void split(const uint8_t *data, size_t size, struct mlf_records *out)
 static bool has_memcg(int kind)
 {
 	return kind != RECLAIM_OP_TOUCH && kind != RECLAIM_OP_RECLAIM &&
-	       kind != RECLAIM_OP_UNPARK;
+	       kind != RECLAIM_OP_UNPARK && kind != RECLAIM_OP_ZONE &&
+	       kind != RECLAIM_OP_SYSCTL;
 }
 
 static int pick_memcg(const struct mlf_records *in,
@@ -77,6 +78,8 @@ static void random_op(const struct mlf_records *in,
 		RECLAIM_OP_PROTECT, RECLAIM_OP_SWAPPINESS, RECLAIM_OP_RECLAIM,
 		RECLAIM_OP_RECLAIM, RECLAIM_OP_RECLAIM, RECLAIM_OP_PARK,
 		RECLAIM_OP_PARK,    RECLAIM_OP_UNPARK,	 RECLAIM_OP_SHADOW,
+		RECLAIM_OP_PROTECT, RECLAIM_OP_SOFT,	 RECLAIM_OP_ZONE,
+		RECLAIM_OP_SLAB,    RECLAIM_OP_SYSCTL,
 	};
 	int i;
 
@@ -103,6 +106,21 @@ static void random_op(const struct mlf_records *in,
 	op->dying = mlf_rng_one_in(g, 8);
 	op->slot = mlf_rng_below(g, MLF_RECLAIM_MAX_PARKED);
 	op->nodes = mlf_rng_next(g);
+	op->order = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, 4) : 0;
+	op->zones = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, MAX_NR_ZONES + 1) : 0;
+	op->others = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, 4) : 0;
+	/* a child of a memcg the input uses, half of the time */
+	op->parent = mlf_rng_one_in(g, 2) ? 0 : 1 + pick_memcg(in, h, g);
+	op->zone_managed = mlf_rng_next(g);
+	op->zone_min = mlf_rng_below(g, 64);
+	op->zone_gap = mlf_rng_below(g, 16);
+	op->zone_boost = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, 16);
+	op->zone_reserve = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, 32);
+	op->zone_free = mlf_rng_below(g, 128);
+	op->shrinker = mlf_rng_below(g, MLF_NR_SHRINKERS);
+	op->objects = 1 + mlf_rng_next(g);
+	op->recursiveprot = mlf_rng_one_in(g, 2);
+	op->tiering = mlf_rng_one_in(g, 4);
 	op->nr_draws = op->kind == RECLAIM_OP_RECLAIM ?
 			       mlf_rng_below(g, 9) : 1;
 	for (i = 0; i < op->nr_draws; i++)
@@ -152,10 +170,13 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 		}
 		break;
 	case 5:		/* who reclaims, how hard, how much */
-		switch (mlf_rng_below(g, 4)) {
+		switch (mlf_rng_below(g, 7)) {
 		case 0: op.kswapd = !op.kswapd; break;
 		case 1: op.dying = !op.dying; break;
 		case 2: op.priority = fresh.priority; break;
+		case 3: op.order = fresh.order; break;
+		case 4: op.zones = fresh.zones; break;
+		case 5: op.others = fresh.others; break;
 		default: op.target = fresh.target;
 		}
 		break;
@@ -166,6 +187,19 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 		op.swappiness = fresh.swappiness;
 		op.slot = fresh.slot;
 		op.nodes = fresh.nodes;
+		op.parent = fresh.parent;
+		op.shrinker = fresh.shrinker;
+		op.objects = fresh.objects;
+		op.recursiveprot = fresh.recursiveprot;
+		op.tiering = fresh.tiering;
+		switch (mlf_rng_below(g, 6)) {
+		case 0: op.zone_managed = fresh.zone_managed; break;
+		case 1: op.zone_min = fresh.zone_min; break;
+		case 2: op.zone_gap = fresh.zone_gap; break;
+		case 3: op.zone_boost = fresh.zone_boost; break;
+		case 4: op.zone_reserve = fresh.zone_reserve; break;
+		default: op.zone_free = fresh.zone_free;
+		}
 		break;
 	case 7:
 		if (op.kind == RECLAIM_OP_RECLAIM) {

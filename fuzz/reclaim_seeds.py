@@ -20,7 +20,7 @@ OUT = os.path.join(ROOT, "corpus", "reclaim")
 MAGIC = "# mlf reclaim trace v1"
 
 ONLINE, OFFLINE, RELEASE, ADD, REFAULT, TOUCH, WBDONE, AGE, PROTECT, \
-    SWAPPINESS, RECLAIM, PARK, UNPARK, SHADOW = range(14)
+    SWAPPINESS, RECLAIM, PARK, UNPARK, SHADOW, SOFT, ZONE, SLAB, SYSCTL = range(18)
 FILE, ZONE1, DIRTY, WB, REF = 1, 2, 4, 8, 16
 SWAPPINESS_VALUES = [0, 1, 60, 100, 200]
 MEMCG_NR_BINS = 8
@@ -39,9 +39,12 @@ def header(nodes, pool):
     return Op([nodes - 1, pool - 1], "nodes %d pool %d" % (nodes, pool))
 
 
-def online(m, b=0):
+def online(m, b=0, parent=None):
     # the printer shows a draw below 8 as the bin it picks
-    return Op([ONLINE, m, b], "online m%d %s=%d" % (m, "bin" if b < MEMCG_NR_BINS else "draw", b))
+    text = "online m%d %s=%d" % (m, "bin" if b < MEMCG_NR_BINS else "draw", b)
+    if parent is not None:
+        text += " parent=m%d" % parent
+    return Op([ONLINE, m, b, 0 if parent is None else parent + 1], text)
 
 
 def offline(m): return Op([OFFLINE, m], "offline m%d" % m)
@@ -74,12 +77,17 @@ def swappiness(m, idx):
     return Op([SWAPPINESS, m, idx], "swappiness m%d %d" % (m, SWAPPINESS_VALUES[idx]))
 
 
-def reclaim(n, target, prio, kswapd=0, dying=0, draws=(0, 1)):
+def reclaim(n, target, prio, kswapd=0, dying=0, draws=(0, 1), order=0, maxzone=None, others=0):
     text = "reclaim n%d target=%d prio=%d%s%s" % (n, target, prio, " kswapd" if kswapd else "",
                                                  " dying" if dying else "")
+    zones = 0 if maxzone is None else maxzone + 1
+    text += "".join(" %s=%d" % (k, v) for k, v in (("order", order), ("maxzone", zones - 1),
+                                                   ("others", others)) if v > 0 or
+                    (k == "maxzone" and zones))
     if draws:
         text += " draws=" + ",".join(map(str, draws))
-    return Op([RECLAIM, n, target, prio, kswapd | dying << 1, len(draws)] + list(draws), text)
+    flags = kswapd | dying << 1 | order << 2 | zones << 4 | others << 6
+    return Op([RECLAIM, n, target, prio, flags, len(draws)] + list(draws), text)
 
 
 def park(m, n, kswapd=0, draw=0):
@@ -88,6 +96,23 @@ def park(m, n, kswapd=0, draw=0):
 
 
 def shadow(m, n, nodes): return Op([SHADOW, m, n, nodes], "shadow m%d n%d nodes=%d" % (m, n, nodes))
+def soft(m, n): return Op([SOFT, m, n], "soft m%d n%d" % (m, n))
+
+
+def zone(n, z, managed, wmin, gap, boost=0, reserve=0, free=0):
+    return Op([ZONE, n | z << 1, managed, wmin, gap, boost, reserve, free],
+              "zone n%d z%d managed=%d min=%d gap=%d boost=%d reserve=%d free=%d"
+              % (n, z, managed, wmin, gap, boost, reserve, free))
+
+
+def slab(m, n, s, objects):
+    assert 1 <= objects <= 256
+    return Op([SLAB, m, n, s, objects - 1], "slab m%d n%d s%d objects=%d" % (m, n, s, objects))
+
+
+def sysctl(recursiveprot=0, tiering=0):
+    return Op([SYSCTL, recursiveprot | tiering << 1],
+              "sysctl recursiveprot=%d tiering=%d" % (recursiveprot, tiering))
 
 
 # name: (what it is for, header, ops)

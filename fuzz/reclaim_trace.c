@@ -71,6 +71,19 @@ enum field {
 	F_LOW,
 	F_NODES,
 	F_DRAWS,
+	F_PARENT,
+	F_ORDER,
+	F_MAXZONE,
+	F_OTHERS,
+	F_SHRINKER,
+	F_OBJECTS,
+	F_MANAGED,
+	F_GAP,
+	F_BOOST,
+	F_RESERVE,
+	F_FREE,
+	F_RECURSIVEPROT,
+	F_TIERING,
 	F_NR,
 };
 
@@ -109,10 +122,25 @@ static const struct field_desc fields[F_NR] = {
 	[F_LOW] = { KEY, "low", 255, NULL, NULL },
 	[F_NODES] = { KEY, "nodes", 255, NULL, NULL },
 	[F_DRAWS] = { KEY, "draws", 255, NULL, NULL }, /* also bin=, draw= */
+	[F_PARENT] = { KEY, "parent", 0, NULL, NULL }, /* m<N> or root */
+	[F_ORDER] = { KEY, "order", 3, NULL, NULL },
+	[F_MAXZONE] = { KEY, "maxzone", MAX_NR_ZONES - 1, NULL, NULL },
+	[F_OTHERS] = { KEY, "others", 3, NULL, NULL },
+	[F_SHRINKER] = { PREFIX, "s", MLF_NR_SHRINKERS - 1, "shrinker",
+			 "s0 or s1" },
+	[F_OBJECTS] = { KEY, "objects", 256, NULL, NULL },
+	[F_MANAGED] = { KEY, "managed", 255, NULL, NULL },
+	[F_GAP] = { KEY, "gap", 255, NULL, NULL },
+	[F_BOOST] = { KEY, "boost", 255, NULL, NULL },
+	[F_RESERVE] = { KEY, "reserve", 255, NULL, NULL },
+	[F_FREE] = { KEY, "free", 255, NULL, NULL },
+	[F_RECURSIVEPROT] = { KEY, "recursiveprot", 1, NULL, NULL },
+	[F_TIERING] = { KEY, "tiering", 1, NULL, NULL },
 };
 
 /* the ranges in the messages above */
-_Static_assert(MLF_RECLAIM_MAX_FOLIOS == 512 && MLF_RECLAIM_MAX_PARKED == 4,
+_Static_assert(MLF_RECLAIM_MAX_FOLIOS == 512 && MLF_RECLAIM_MAX_PARKED == 4 &&
+		       MLF_NR_SHRINKERS == 2,
 	       "update the 'want' strings of fields[]");
 
 static const char *const type_names[] = { "anon", "file" };
@@ -121,7 +149,7 @@ static const char *const type_names[] = { "anon", "file" };
 static const struct {
 	unsigned int takes, needs;
 } kind_fields[RECLAIM_OP_NR] = {
-	[RECLAIM_OP_ONLINE] = { B(F_MEMCG) | B(F_DRAWS), B(F_MEMCG) },
+	[RECLAIM_OP_ONLINE] = { B(F_MEMCG) | B(F_DRAWS) | B(F_PARENT), B(F_MEMCG) },
 	[RECLAIM_OP_OFFLINE] = { B(F_MEMCG), B(F_MEMCG) },
 	[RECLAIM_OP_RELEASE] = { B(F_MEMCG), B(F_MEMCG) },
 	[RECLAIM_OP_ADD] = { B(F_MEMCG) | B(F_NODE) | B(F_TYPE) | B(F_ZONE) |
@@ -141,13 +169,24 @@ static const struct {
 	[RECLAIM_OP_SWAPPINESS] = { B(F_MEMCG) | B(F_SWAPPINESS),
 				    B(F_MEMCG) | B(F_SWAPPINESS) },
 	[RECLAIM_OP_RECLAIM] = { B(F_NODE) | B(F_TARGET) | B(F_PRIO) |
-					 B(F_KSWAPD) | B(F_DYING) | B(F_DRAWS),
+					 B(F_KSWAPD) | B(F_DYING) | B(F_DRAWS) |
+					 B(F_ORDER) | B(F_MAXZONE) | B(F_OTHERS),
 				 B(F_NODE) },
 	[RECLAIM_OP_PARK] = { B(F_MEMCG) | B(F_NODE) | B(F_KSWAPD) | B(F_DRAWS),
 			      B(F_MEMCG) | B(F_NODE) },
 	[RECLAIM_OP_UNPARK] = { B(F_SLOT), B(F_SLOT) },
 	[RECLAIM_OP_SHADOW] = { B(F_MEMCG) | B(F_NODE) | B(F_NODES),
 				B(F_MEMCG) | B(F_NODE) },
+	[RECLAIM_OP_SOFT] = { B(F_MEMCG) | B(F_NODE), B(F_MEMCG) | B(F_NODE) },
+	[RECLAIM_OP_ZONE] = { B(F_NODE) | B(F_ZONE) | B(F_MANAGED) | B(F_MIN) |
+				      B(F_GAP) | B(F_BOOST) | B(F_RESERVE) |
+				      B(F_FREE),
+			      B(F_NODE) | B(F_ZONE) },
+	[RECLAIM_OP_SLAB] = { B(F_MEMCG) | B(F_NODE) | B(F_SHRINKER) |
+				      B(F_OBJECTS),
+			      B(F_MEMCG) | B(F_NODE) | B(F_SHRINKER) |
+				      B(F_OBJECTS) },
+	[RECLAIM_OP_SYSCTL] = { B(F_RECURSIVEPROT) | B(F_TIERING), 0 },
 };
 
 /* Which field a token is; F_NR if none. @key gets the key of key=value. */
@@ -274,6 +313,11 @@ static bool parse_prefixed(struct mlf_trace_parser *p,
 			break;
 		op->folio = v;
 		return true;
+	case F_SHRINKER:
+		if (v > fields[f].max)
+			break;
+		op->shrinker = v;
+		return true;
 	default:
 		if (v > fields[f].max)
 			break;
@@ -285,9 +329,34 @@ static bool parse_prefixed(struct mlf_trace_parser *p,
 	return false;
 }
 
-static bool parse_key(struct mlf_trace_parser *p, struct mlf_reclaim_op *op,
-		      enum field f, const struct mlf_token *key,
-		      const struct mlf_token *t)
+/* parent=m<N> (a slot of the pool) or parent=root */
+static bool parse_parent(struct mlf_trace_parser *p,
+			 const struct mlf_reclaim_header *h,
+			 struct mlf_reclaim_op *op, const char *s, size_t len)
+{
+	struct mlf_token vt = { s, len };
+	unsigned long v;
+	char buf[40];
+
+	if (mlf_token_is(&vt, "root")) {
+		op->parent = 0;
+		return true;
+	}
+	if (len < 2 || s[0] != 'm' ||
+	    !mlf_trace_parse_uint(s + 1, len - 1, 1000000, &v) ||
+	    v >= (unsigned long)h->pool_size) {
+		mlf_trace_fail(p, "bad parent '%s' (want m<N> in the pool, or root)",
+			       mlf_token_show(&vt, buf, sizeof(buf)));
+		return false;
+	}
+	op->parent = v + 1;
+	return true;
+}
+
+static bool parse_key(struct mlf_trace_parser *p,
+		      const struct mlf_reclaim_header *h,
+		      struct mlf_reclaim_op *op, enum field f,
+		      const struct mlf_token *key, const struct mlf_token *t)
 {
 	const char *val = key->s + key->len + 1;
 	size_t vlen = t->len - key->len - 1;
@@ -296,6 +365,8 @@ static bool parse_key(struct mlf_trace_parser *p, struct mlf_reclaim_op *op,
 
 	if (f == F_DRAWS)
 		return parse_draws(p, op, key, val, vlen);
+	if (f == F_PARENT)
+		return parse_parent(p, h, op, val, vlen);
 	if (!mlf_trace_parse_uint(val, vlen, fields[f].max, &v)) {
 		struct mlf_token vt = { val, vlen };
 
@@ -313,10 +384,51 @@ static bool parse_key(struct mlf_trace_parser *p, struct mlf_reclaim_op *op,
 		op->priority = v;
 		break;
 	case F_MIN:
-		op->min = v;
+		/* a zone's min watermark, or memory.min */
+		if (op->kind == RECLAIM_OP_ZONE)
+			op->zone_min = v;
+		else
+			op->min = v;
 		break;
 	case F_LOW:
 		op->low = v;
+		break;
+	case F_ORDER:
+		op->order = v;
+		break;
+	case F_MAXZONE:
+		op->zones = v + 1;
+		break;
+	case F_OTHERS:
+		op->others = v;
+		break;
+	case F_OBJECTS:
+		if (!v) {
+			mlf_trace_fail(p, "bad objects value '0' (want 1 to 256)");
+			return false;
+		}
+		op->objects = v;
+		break;
+	case F_MANAGED:
+		op->zone_managed = v;
+		break;
+	case F_GAP:
+		op->zone_gap = v;
+		break;
+	case F_BOOST:
+		op->zone_boost = v;
+		break;
+	case F_RESERVE:
+		op->zone_reserve = v;
+		break;
+	case F_FREE:
+		op->zone_free = v;
+		break;
+	case F_RECURSIVEPROT:
+		op->recursiveprot = v;
+		break;
+	case F_TIERING:
+		op->tiering = v;
 		break;
 	default:
 		op->nodes = v;
@@ -394,7 +506,7 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 				return false;
 			break;
 		case KEY:
-			if (!parse_key(p, op, f, &key, tok))
+			if (!parse_key(p, h, op, f, &key, tok))
 				return false;
 			break;
 		case WORD:

@@ -81,13 +81,8 @@ struct lruvec {
 	struct pglist_data *pgdat;
 };
 
-#define MAX_NR_ZONES 2
-
 /* as src/mm/mmzone.h has it: what should_abort_scan() reads */
-struct zone {
-	bool unmanaged;
-	bool watermark_ok;
-};
+#include "mm/zone.h"
 
 typedef struct pglist_data {
 	int node_id;

@@ -75,7 +75,7 @@ TEST(eviction_frees)
 	EXPECT(rw.folios_freed > 0);
 	/* a global vm event, as in 6.12: no per-lruvec count to check */
 	EXPECT(global_vm_event(PGSTEAL_ANON) - steals == rw.folios_freed);
-	EXPECT(atomic_long_read(&rw.w.cs.slots[0].memcg->usage) ==
+	EXPECT(atomic_long_read(&rw.w.cs.slots[0].memcg->memory.usage) ==
 	       16 - (long)rw.folios_freed);
 	teardown();
 }
@@ -220,6 +220,8 @@ TEST(protection)
 
 	setup(16, 0);
 	reclaim_world_apply(&rw, &o);
+	/* what shrink_one() computes first (stable 6.12.y) */
+	mem_cgroup_calculate_protection_path(NULL, rw.w.cs.slots[0].memcg);
 	EXPECT(mem_cgroup_below_min(NULL, rw.w.cs.slots[0].memcg));
 	reclaim(0, 0, 0, false);
 	EXPECT(rw.folios_freed == 0);
@@ -242,10 +244,12 @@ TEST(offline_drops_protection)
 	setup(16, 0);
 	reclaim_world_apply(&rw, &o);
 	memcg = rw.w.cs.slots[0].memcg;
+	mem_cgroup_calculate_protection_path(NULL, memcg);
 	EXPECT(mem_cgroup_below_min(NULL, memcg));
 	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
 	EXPECT_EQ(memcg->memory.min, 0);
 	EXPECT_EQ(memcg->memory.low, 0);
+	mem_cgroup_calculate_protection_path(NULL, memcg);
 	EXPECT(!mem_cgroup_below_min(NULL, memcg));
 	EXPECT(!mem_cgroup_below_low(NULL, memcg));
 	/* protect on an offline memcg does not apply */
@@ -296,13 +300,13 @@ TEST(usage_charged_catches_a_lost_uncharge)
 
 	setup(16, 0);
 	memcg = rw.w.cs.slots[0].memcg;
-	EXPECT_EQ(atomic_long_read(&memcg->usage), 16);
+	EXPECT_EQ(atomic_long_read(&memcg->memory.usage), 16);
 	EXPECT(check_usage_charged(&rw.rcs, &f));
-	atomic_long_add(1, &memcg->usage);
+	atomic_long_add(1, &memcg->memory.usage);
 	EXPECT(!check_usage_charged(&rw.rcs, &f));
 	EXPECT_STREQ(f.check, "usage.charged");
 	EXPECT_EQ(f.memcg, 0);
-	atomic_long_add(-1, &memcg->usage);
+	atomic_long_add(-1, &memcg->memory.usage);
 	EXPECT_CLEAN();
 	teardown();
 }
@@ -314,26 +318,26 @@ TEST(usage_charged_catches_a_lost_uncharge)
  */
 TEST(protect_decision_follows_the_model)
 {
-	struct mlf_protect_visit v = { .slot = 0, .seg = 0, .charged = 5,
-				       .min = 5 };
+	struct mlf_protect_visit v = { .slot = 0, .seg = 0, .usage = 5,
+				       .emin = 5 };
 	struct mlf_failure f;
 
 	EXPECT(check_protect_decision(&v, MEMCG_LRU_YOUNG, &f));
 	EXPECT(!check_protect_decision(&v, 0, &f));
 	EXPECT_STREQ(f.check, "protect.decision");
 	EXPECT(!check_protect_decision(&v, MEMCG_LRU_TAIL, &f));
-	v.min = 4;
-	v.low = 6;
+	v.emin = 4;
+	v.elow = 6;
 	EXPECT(check_protect_decision(&v, MEMCG_LRU_TAIL, &f));
 	EXPECT(!check_protect_decision(&v, MEMCG_LRU_YOUNG, &f));
 	v.seg = MEMCG_LRU_TAIL;
 	EXPECT(check_protect_decision(&v, MEMCG_LRU_YOUNG, &f));
 	EXPECT(check_protect_decision(&v, 0, &f));
-	v.low = 4;
+	v.elow = 4;
 	v.seg = 0;
 	EXPECT(check_protect_decision(&v, 0, &f));
 	v.slot = MLF_NONE;
-	v.min = 9;
+	v.emin = 9;
 	EXPECT(check_protect_decision(&v, 0, &f));
 }
 

@@ -15,6 +15,7 @@
 #ifdef MLF_EVICTION
 #include "reclaim_checks.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "walk.h"
@@ -436,7 +437,7 @@ bool check_protect_reset(const struct mlf_reclaim_check_state *rw,
 	return true;
 }
 
-/* The folios the model has charged to slot @i, on every node. */
+/* The folios the model has charged to slot @i itself, on every node. */
 static long model_charged(const struct mlf_reclaim_check_state *rw, int i)
 {
 	long n = 0;
@@ -448,23 +449,168 @@ static long model_charged(const struct mlf_reclaim_check_state *rw, int i)
 	return n;
 }
 
+static bool slot_live(const struct mlf_reclaim_check_state *rw, int i)
+{
+	return i >= 0 && i < rw->w->pool_size && rw->w->slots[i].memcg;
+}
+
+/*
+ * The usage of every live memcg as the kernel counts it: the pages charged
+ * to it and to its descendants (a charge counts at every level up to the
+ * root). Returns the root's: all of them.
+ */
+static long model_usage(const struct mlf_reclaim_check_state *rw,
+			long usage[MLF_RECLAIM_MAX_POOL])
+{
+	long total = 0;
+	int i, p, depth;
+
+	memset(usage, 0, sizeof(long) * MLF_RECLAIM_MAX_POOL);
+	for (i = 0; i < rw->w->pool_size; i++) {
+		long own;
+
+		if (!slot_live(rw, i))
+			continue;
+		own = model_charged(rw, i);
+		total += own;
+		for (p = i, depth = 0; p != MLF_ROOT && depth <= MLF_RECLAIM_MAX_POOL;
+		     p = rw->model.parent[p], depth++)
+			usage[p] += own;
+	}
+	return total;
+}
+
+/*
+ * What the children of @p claim and use of their protection: the sum over
+ * its live children of min(usage, memory.min) (@low: memory.low). The
+ * kernel keeps it as the parent's children_{min,low}_usage, updated at
+ * every charge, uncharge and setting.
+ */
+static unsigned long model_children_protected(const struct mlf_reclaim_check_state *rw,
+					      const long *usage, int p, bool low)
+{
+	unsigned long sum = 0;
+	int c;
+
+	for (c = 0; c < rw->w->pool_size; c++) {
+		unsigned long setting;
+
+		if (!slot_live(rw, c) || rw->model.parent[c] != p)
+			continue;
+		setting = low ? rw->model.low[c] : rw->model.min[c];
+		sum += min((unsigned long)usage[c], setting);
+	}
+	return sum;
+}
+
+/*
+ * The effective protection of a memcg whose parent is not the root, by the
+ * rules of mm/page_counter.c (its comment above effective_protection()):
+ * the memcg's claim is what it uses of its setting; when its siblings and
+ * it claim more than the parent's effective protection, each gets a share
+ * of that in proportion to its claim; else it gets its claim, and with
+ * memory_recursiveprot also a share of what the parent's protection leaves
+ * unclaimed, in proportion to its unprotected usage.
+ */
+static unsigned long model_effective(unsigned long usage,
+				     unsigned long parent_usage,
+				     unsigned long setting,
+				     unsigned long parent_effective,
+				     unsigned long siblings_claim,
+				     bool recursive)
+{
+	unsigned long claim = min(usage, setting);
+	unsigned long unprotected, parent_unprotected;
+
+	if (siblings_claim > parent_effective)
+		return (unsigned long)((unsigned __int128)claim *
+				       parent_effective / siblings_claim);
+	if (!recursive || parent_effective <= siblings_claim ||
+	    parent_usage <= siblings_claim || usage <= claim)
+		return claim;
+	parent_unprotected = parent_usage - siblings_claim;
+	unprotected = min(usage - claim, parent_unprotected);
+	return claim + (unsigned long)((unsigned __int128)(parent_effective -
+							   siblings_claim) *
+				       unprotected / parent_unprotected);
+}
+
+/*
+ * The effective memory.min and memory.low of slot @i, computed down its
+ * path from the root's child: the top level gets its settings, each level
+ * below its share of its parent's. A memcg with nothing charged is below
+ * any protection, and so is everything under it: 0 then.
+ */
+static void model_protection(const struct mlf_reclaim_check_state *rw,
+			     const long *usage, int i, unsigned long *emin,
+			     unsigned long *elow)
+{
+	int path[MLF_RECLAIM_MAX_POOL + 1];
+	unsigned long pmin = 0, plow = 0;
+	int n = 0, k;
+
+	*emin = *elow = 0;
+	for (k = i; k != MLF_ROOT && n <= MLF_RECLAIM_MAX_POOL;
+	     k = rw->model.parent[k])
+		path[n++] = k;
+	while (n--) {
+		int c = path[n], p = rw->model.parent[c];
+
+		if (!usage[c])
+			return;
+		if (p == MLF_ROOT) {
+			pmin = rw->model.min[c];
+			plow = rw->model.low[c];
+			continue;
+		}
+		pmin = model_effective(usage[c], usage[p], rw->model.min[c], pmin,
+				       model_children_protected(rw, usage, p, false),
+				       rw->model.recursive);
+		plow = model_effective(usage[c], usage[p], rw->model.low[c], plow,
+				       model_children_protected(rw, usage, p, true),
+				       rw->model.recursive);
+	}
+	*emin = pmin;
+	*elow = plow;
+}
+
+void model_kswapd_protection(struct mlf_reclaim_check_state *rw)
+{
+	long usage[MLF_RECLAIM_MAX_POOL];
+	int i;
+
+	model_usage(rw, usage);
+	for (i = 0; i < rw->w->pool_size; i++)
+		if (slot_live(rw, i))
+			model_protection(rw, usage, i, &rw->model.kswapd_emin[i],
+					 &rw->model.kswapd_elow[i]);
+}
+
 bool check_usage_charged(const struct mlf_reclaim_check_state *rw,
 			 struct mlf_failure *f)
 {
+	long usage[MLF_RECLAIM_MAX_POOL];
+	long total = model_usage(rw, usage), got;
 	int i;
 
 	for_each_live_slot(rw->w, i) {
 		const struct mem_cgroup *memcg = rw->w->slots[i].memcg;
-		long usage, want;
 
-		usage = atomic_long_read(&memcg->usage);
-		want = model_charged(rw, i);
-		if (usage == want)
+		got = atomic_long_read(&memcg->memory.usage);
+		if (got == usage[i])
 			continue;
 		mlf_failure_at(f, "usage.charged", MLF_NONE, MLF_NONE, MLF_NONE,
 			       i);
-		mlf_failure_msg(f, "usage %ld, but %ld folios are charged to it",
-				usage, want);
+		mlf_failure_msg(f, "usage %ld, but %ld folios are charged to it and its descendants (%ld to it)",
+				got, usage[i], model_charged(rw, i));
+		return false;
+	}
+	got = atomic_long_read(&rw->root->memory.usage);
+	if (got != total) {
+		mlf_failure_at(f, "usage.charged", MLF_NONE, MLF_NONE, MLF_NONE,
+			       MLF_NONE);
+		mlf_failure_msg(f, "the root's usage is %ld, but %ld folios are charged below it",
+				got, total);
 		return false;
 	}
 	return true;
@@ -474,45 +620,353 @@ void protect_visit_begin(const struct mlf_reclaim_check_state *rw,
 			 const struct lruvec *lruvec,
 			 struct mlf_protect_visit *v)
 {
+	long usage[MLF_RECLAIM_MAX_POOL];
+
+	memset(v, 0, sizeof(*v));
 	v->slot = lruvec_memcg((struct lruvec *)lruvec)->id;
 	v->nid = lruvec->pgdat->node_id;
 	v->seg = READ_ONCE(lruvec->lrugen.seg);
-	if (v->slot < 0 || v->slot >= rw->w->pool_size ||
-	    v->slot >= MLF_RECLAIM_MAX_POOL) {
+	if (!slot_live(rw, v->slot) || v->slot >= MLF_RECLAIM_MAX_POOL) {
 		v->slot = MLF_NONE;
 		return;
 	}
-	v->charged = model_charged(rw, v->slot);
+	model_usage(rw, usage);
+	v->usage = usage[v->slot];
+	v->online = rw->w->slots[v->slot].state == SLOT_ONLINE;
 	v->min = rw->model.min[v->slot];
 	v->low = rw->model.low[v->slot];
+	if (rw->run && rw->run->kswapd) {
+		/* kswapd's pass over the tree computed it (shrink_one()) */
+		v->emin = rw->model.kswapd_emin[v->slot];
+		v->elow = rw->model.kswapd_elow[v->slot];
+	} else {
+		/* recomputed along the path (mem_cgroup_calculate_protection_path()) */
+		model_protection(rw, usage, v->slot, &v->emin, &v->elow);
+	}
+}
+
+/* what shrink_one() decides before the eviction, or 0 if it evicts */
+static int protect_due(const struct mlf_protect_visit *v, const char **why)
+{
+	if (v->emin >= (unsigned long)v->usage) {
+		*why = "min";
+		return MEMCG_LRU_YOUNG;
+	}
+	if (v->elow >= (unsigned long)v->usage && v->seg != MEMCG_LRU_TAIL) {
+		*why = "low";
+		return MEMCG_LRU_TAIL;
+	}
+	return 0;
+}
+
+/* @what: the decision shrink_one() returned, or that it went on to evict */
+static bool protect_failed(const struct mlf_protect_visit *v, int want,
+			   const char *why, const char *what,
+			   struct mlf_failure *f)
+{
+	mlf_failure_at(f, "protect.decision", v->nid, MLF_NONE, MLF_NONE,
+		       v->slot);
+	mlf_failure_msg(f, "shrink_one() %s for m%d, below its effective memory.%s (effective min %lu, low %lu; memory.min %lu, memory.low %lu; usage %ld; segment %d): %s was due",
+			what, v->slot, why, v->emin, v->elow, v->min, v->low,
+			v->usage, v->seg, mlf_rotate_op_name(want));
+	return false;
 }
 
 bool check_protect_decision(const struct mlf_protect_visit *v, int op,
 			    struct mlf_failure *f)
 {
-	const char *why;
+	const char *why = NULL;
+	char what[40];
 	int want;
 
 	if (v->slot == MLF_NONE)
 		return true;
-	/* eviction.c's protection, on the model's numbers at the visit */
-	if (v->min >= v->charged) {
-		want = MEMCG_LRU_YOUNG;
-		why = "min";
-	} else if (v->low >= v->charged && v->seg != MEMCG_LRU_TAIL) {
-		want = MEMCG_LRU_TAIL;
-		why = "low";
-	} else {
+	want = protect_due(v, &why);
+	if (!want || op == want)
+		return true;
+	snprintf(what, sizeof(what), "decided %s",
+		 op ? mlf_rotate_op_name(op) : "no rotation");
+	return protect_failed(v, want, why, what, f);
+}
+
+int model_initial_priority(const struct mlf_reclaim_check_state *rw, int nid,
+			   int priority, unsigned long nr_to_reclaim)
+{
+	mlf_isolated_t iso;
+	unsigned long reclaimable = 0;
+	int i, type, p;
+
+	if (priority != DEF_PRIORITY || nr_to_reclaim < MIN_LRU_BATCH)
+		return priority;
+	/*
+	 * (total >> priority) * reclaimed_to_scanned_ratio = nr_to_reclaim,
+	 * where the ratio is inactive / total: the folios of the node on the
+	 * LRU (this port counts every one as inactive), anon too (no swap
+	 * limit); reclaimable rounded down, nr_to_reclaim up, and capped to
+	 * [DEF_PRIORITY / 2, DEF_PRIORITY] against overshooting shrinkers
+	 * (3f74e6bd3b84)
+	 */
+	model_isolated(rw, iso);
+	for (i = 0; i < rw->w->pool_size; i++)
+		for (type = 0; type < ANON_AND_FILE; type++)
+			reclaimable += model_on_lru(rw, iso, i, nid, type);
+	p = (int)fls_long(reclaimable) - 1 - (int)fls_long(nr_to_reclaim - 1);
+	return p < DEF_PRIORITY / 2 ? DEF_PRIORITY / 2 :
+	       p > DEF_PRIORITY	    ? DEF_PRIORITY :
+					      p;
+}
+
+static bool fail_priority(const struct mlf_reclaim_check_state *rw,
+			  int nid, int memcg, int got, const char *where,
+			  struct mlf_failure *f)
+{
+	mlf_failure_at(f, "reclaim.priority", nid, MLF_NONE, MLF_NONE, memcg);
+	mlf_failure_msg(f, "%s runs at priority %d; the run asked %lu pages at priority %d, so set_initial_priority() on the model's folios gives %d",
+			where, got, rw->run->nr_to_reclaim,
+			rw->run->asked_priority, rw->run->priority);
+	return false;
+}
+
+bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
+		      struct lruvec *lruvec, const struct mlf_nr_to_scan *p,
+		      struct mlf_failure *f)
+{
+	struct mlf_reclaim_run *run = rw->run;
+	const struct mlf_protect_visit *v;
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	int slot = memcg->id, nid = lruvec->pgdat->node_id, type;
+	int prio = run ? run->priority : p->sc->priority;
+	unsigned long total = 0;
+	long usage[MLF_RECLAIM_MAX_POOL], got = p->nr_to_scan;
+	const char *why;
+	mlf_isolated_t iso;
+	bool online;
+
+	if (!run || !slot_live(rw, slot))
+		return true;
+	v = &run->visit;
+	if (p->sc->priority != prio)
+		return fail_priority(rw, nid, slot, p->sc->priority,
+				     "get_nr_to_scan()", f);
+	if (v->slot != slot)
+		return true;	/* not the walk's visit (a parked eviction's) */
+	/* the eviction begins: shrink_one() found the memcg unprotected */
+	if (!v->evicting) {
+		int want = protect_due(v, &why);
+
+		run->visit.evicting = true;
+		if (want)
+			return protect_failed(v, want, why, "went on to evict", f);
+	}
+	model_usage(rw, usage);
+	online = rw->w->slots[slot].state == SLOT_ONLINE;
+	/* the effective min of the visit, against the charge now */
+	model_isolated(rw, iso);
+	for (type = !rw->model.swappiness[slot]; type < ANON_AND_FILE; type++)
+		total += model_on_lru(rw, iso, slot, nid, type);
+	if (v->emin >= (unsigned long)usage[slot]) {
+		if (got == -1)
+			return true;
+		why = "below its effective memory.min: -1, rotate it (8aa420617918)";
+		goto fail;
+	}
+	/*
+	 * 0: out of cold folios at DEF_PRIORITY, or an aging that lost a
+	 * race; -1: the aging ran (below DEF_PRIORITY, out of cold folios or
+	 * with the generations uneven); else the scan target
+	 */
+	if (got == 0 || (got == -1 && prio != DEF_PRIORITY))
+		return true;
+	if (got == (long)(online ? total >> prio : total))
+		return true;
+	why = online ? "its evictable folios >> priority, 0, or the aging's -1 below DEF_PRIORITY" :
+		       "offline: all its evictable folios, 0, or the aging's -1 below DEF_PRIORITY";
+fail:
+	mlf_failure_at(f, "reclaim.nr_to_scan", nid, MLF_NONE, MLF_NONE, slot);
+	mlf_failure_msg(f, "get_nr_to_scan() = %ld for m%d (%s; %lu evictable folios on the LRU, usage %ld, effective min %lu, priority %d): %s was due",
+			got, slot, online ? "online" : "offline", total,
+			usage[slot], v->emin, prio, why);
+	return false;
+}
+
+/* Whether should_abort_scan() must say stop now, on the model's numbers. */
+static bool model_abort(const struct mlf_reclaim_check_state *rw,
+			const struct mlf_reclaim_run *run, const char **why)
+{
+	int i;
+
+	if ((unsigned long)run->freed >=
+	    max(run->nr_to_reclaim, 2UL << run->order)) {
+		*why = "the run freed max(nr_to_reclaim, compact_gap(order)) pages";
 		return true;
 	}
-	if (op == want)
+	if (!run->kswapd || run->order)
+		return false;
+	for (i = 0; i <= run->reclaim_idx; i++) {
+		const struct mlf_zone_model *z = &rw->model.zone[run->nid][i];
+		long folios = 0, free;
+		unsigned long mark;
+		int k;
+
+		if (!z->managed)
+			continue;
+		for (k = 0; k < rw->model.nr; k++)
+			if (rw->model.used[k] && rw->model.node[k] == run->nid &&
+			    rw->model.zone_of[k] == i)
+				folios++;
+		free = z->managed - z->used - folios;
+		mark = z->wmark[rw->model.tiering ? WMARK_PROMO : WMARK_HIGH] +
+		       z->boost + MIN_LRU_BATCH;
+		if (free <= (long)mark + z->reserve[run->reclaim_idx])
+			return false;
+	}
+	*why = "kswapd at order 0: every eligible zone is above its high (or promo) watermark + MIN_LRU_BATCH";
+	return true;
+}
+
+bool check_abort_batch(struct mlf_reclaim_check_state *rw,
+		       struct mlf_failure *f)
+{
+	struct mlf_reclaim_run *run = rw->run;
+	const char *why = NULL;
+
+	if (!run)
 		return true;
-	mlf_failure_at(f, "protect.decision", v->nid, MLF_NONE, MLF_NONE,
-		       v->slot);
-	mlf_failure_msg(f, "shrink_one() decided %s for a memcg below memory.%s (min %lu, low %lu, %lu folios charged, segment %d): %s was due",
-			op ? mlf_rotate_op_name(op) : "no rotation", why,
-			v->min, v->low, v->charged, v->seg,
-			mlf_rotate_op_name(want));
+	if (run->abort_due) {
+		mlf_failure_at(f, "reclaim.abort", run->nid, MLF_NONE, MLF_NONE,
+				run->visit.slot);
+		mlf_failure_msg(f, "an eviction batch ran after one that ended with should_abort_scan()'s condition met (%s)",
+				run->abort_why);
+		return false;
+	}
+	run->abort_due = model_abort(rw, run, &why);
+	run->abort_why = why;
+	return true;
+}
+
+bool check_abort_end(const struct mlf_reclaim_check_state *rw, bool aborted,
+		     struct mlf_failure *f)
+{
+	const struct mlf_reclaim_run *run = rw->run;
+	const char *why;
+
+	if (!run || !aborted || model_abort(rw, run, &why))
+		return true;
+	mlf_failure_at(f, "reclaim.abort", run->nid, MLF_NONE, MLF_NONE,
+		       MLF_NONE);
+	mlf_failure_msg(f, "the walk stopped on an entry, but should_abort_scan()'s condition does not hold (%ld of %lu pages freed, order %d%s)",
+			run->freed, run->nr_to_reclaim, run->order,
+			run->kswapd ? ", kswapd: some eligible zone is at or below its high watermark + MIN_LRU_BATCH" : "");
+	return false;
+}
+
+bool check_zone_free(const struct mlf_reclaim_check_state *rw,
+		     struct mlf_failure *f)
+{
+	long folios[MAX_NUMNODES][MAX_NR_ZONES] = { { 0 } };
+	int nid, z, k;
+
+	for (k = 0; k < rw->model.nr; k++)
+		if (rw->model.used[k])
+			folios[rw->model.node[k]][rw->model.zone_of[k]]++;
+	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			const struct mlf_zone_model *m = &rw->model.zone[nid][z];
+			long want = m->managed - m->used - folios[nid][z];
+			long got = atomic_long_read(&rw->w->nodes[nid].node_zones[z].vm_stat[NR_FREE_PAGES]);
+
+			if (got == want)
+				continue;
+			mlf_failure_at(f, "zone.free", nid, MLF_NONE, MLF_NONE,
+				       MLF_NONE);
+			mlf_failure_msg(f, "zone %d has %ld free pages; %ld managed, %ld held by others and %ld folios leave %ld",
+					z, got, m->managed, m->used,
+					folios[nid][z], want);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool check_slab_call(struct mlf_reclaim_check_state *rw,
+		     const struct mlf_slab_call *call, struct mlf_failure *f)
+{
+	const struct shrinker *s = call->shrinker;
+	const struct mlf_reclaim_run *run = rw->run;
+	int slot = call->memcg->id, nid = call->nid, id = s->id;
+	long *objects, *deferred, freeable, nr, delta, total, scanned = 0;
+	long batch = s->batch ? s->batch : SHRINK_BATCH, left;
+	int prio = run ? run->priority : call->priority;
+
+	if (!slot_live(rw, slot) || id < 0 || id >= MLF_NR_SHRINKERS)
+		return true;
+	if (run && run->visit.slot == slot)
+		rw->run->visit.slab_calls++;
+	if (call->priority != prio)
+		return fail_priority(rw, nid, slot, call->priority,
+				     "shrink_slab()", f);
+	objects = &rw->model.objects[id][slot + 1][nid];
+	deferred = &rw->model.deferred[id][slot + 1][nid];
+	/*
+	 * do_shrink_slab() on the model's numbers: the deferred work taken;
+	 * the new work, freeable >> priority, times 4 / seeks (half of it
+	 * all if the objects cost no seeks); scanned in batches of the
+	 * shrinker's size, or all at once if that is more than there are;
+	 * the work not done deferred, at most twice the objects
+	 */
+	freeable = *objects;
+	if (freeable) {
+		nr = *deferred;
+		delta = s->seeks ? (long)(((unsigned long)freeable >> prio) * 4 /
+					  s->seeks) :
+				   freeable / 2;
+		total = min((nr >> prio) + delta, 2 * freeable);
+		left = total;
+		while (left >= batch || left >= freeable) {
+			long n = min(batch, left);
+
+			*objects -= min(n, *objects);
+			left -= n;
+			scanned += n;
+		}
+		*deferred = min(max(nr + delta - scanned, 0L), 2 * freeable);
+	}
+	if (mlf_slab_objects(call->memcg, nid, id) == *objects &&
+	    mlf_slab_deferred(call->memcg, nid, id) == *deferred)
+		return true;
+	mlf_failure_at(f, "slab.scan", nid, MLF_NONE, MLF_NONE, slot);
+	mlf_failure_msg(f, "shrinker %d at priority %d left %ld objects and %ld deferred; from %ld objects and the deferred work, do_shrink_slab() scans %ld and leaves %ld objects and %ld deferred",
+			id, prio, mlf_slab_objects(call->memcg, nid, id),
+			mlf_slab_deferred(call->memcg, nid, id), freeable,
+			scanned, *objects, *deferred);
+	return false;
+}
+
+bool check_slab_visit(const struct mlf_protect_visit *v, int op,
+		      struct mlf_failure *f)
+{
+	const char *why = NULL;
+	int want;
+
+	(void)op;
+	if (v->slot == MLF_NONE)
+		return true;
+	/*
+	 * shrink_one() shrinks the slab after the eviction, and only then:
+	 * shrink_slab_memcg() calls every shrinker of an online memcg
+	 */
+	if (protect_due(v, &why))
+		want = 0;
+	else
+		want = v->online ? MLF_NR_SHRINKERS : 0;
+	if (v->slab_calls == want)
+		return true;
+	mlf_failure_at(f, "slab.scan", v->nid, MLF_NONE, MLF_NONE, v->slot);
+	mlf_failure_msg(f, "shrink_one() called %d shrinkers for m%d; %d were due (%s%s)",
+			v->slab_calls, v->slot, want,
+			why ? "returned before the eviction: below memory." : "",
+			why ? why : v->online ? "reclaimed from, online" :
+						"reclaimed from, offline");
 	return false;
 }
 

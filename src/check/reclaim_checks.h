@@ -32,24 +32,78 @@ bool check_usage_charged(const struct mlf_reclaim_check_state *rw,
 /*
  * protect.decision: what shrink_one() decided (@op) for the memcg a walk
  * visited honours the protection the model computes at the visit, before
- * shrink_one() ran (memory.min / memory.low as the model has them,
- * against the folios the model has charged to the memcg): below min,
- * YOUNG; else below low and not in the tail segment, TAIL. A memcg the
- * model finds unprotected may be decided anything the eviction makes of
- * it. protect_visit_begin() notes the visit: at the walk's VISIT event.
+ * shrink_one() ran (protect_visit_begin(), at the walk's VISIT event):
+ * the effective memory.min and memory.low of the memcg by the hierarchical
+ * rules of mm/page_counter.c, recomputed here on the model's tree and
+ * charges, against the model's charge of the memcg and its descendants:
+ * below min, YOUNG; else below low and not in the tail segment, TAIL. A
+ * memcg the model finds unprotected may be decided anything the eviction
+ * makes of it.
  */
-struct mlf_protect_visit {
-	int slot;		/* MLF_NONE: not a pool memcg */
-	int nid;
-	int seg;		/* the memcg's segment at the visit */
-	unsigned long charged, min, low;
-};
-
 void protect_visit_begin(const struct mlf_reclaim_check_state *rw,
 			 const struct lruvec *lruvec,
 			 struct mlf_protect_visit *v);
 bool check_protect_decision(const struct mlf_protect_visit *v, int op,
 			    struct mlf_failure *f);
+
+/*
+ * The model's effective protection of every live memcg now: kswapd's pass
+ * over the tree (lru_gen_age_node()), into rw->model.kswapd_emin/elow.
+ */
+void model_kswapd_protection(struct mlf_reclaim_check_state *rw);
+
+/*
+ * The priority a root reclaim of @nid asked at @priority for
+ * @nr_to_reclaim pages must run at: set_initial_priority()'s estimate on
+ * the model's folios of the node on the LRU, clamped to [DEF_PRIORITY / 2,
+ * DEF_PRIORITY], when it applies; else @priority.
+ */
+int model_initial_priority(const struct mlf_reclaim_check_state *rw, int nid,
+			   int priority, unsigned long nr_to_reclaim);
+
+/*
+ * reclaim.priority and reclaim.nr_to_scan, at each get_nr_to_scan() of a
+ * run's eviction: the run goes at the model's priority, and the scan
+ * target is get_nr_to_scan()'s on the model's numbers (below the effective
+ * memory.min: -1, rotate; an offline memcg: all its evictable folios; at
+ * DEF_PRIORITY: those >> priority, or 0 if it is out of cold folios; else
+ * that, or the aging's -1 or 0).
+ */
+bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
+		      struct lruvec *lruvec, const struct mlf_nr_to_scan *p,
+		      struct mlf_failure *f);
+
+/*
+ * reclaim.abort: should_abort_scan()'s condition on the model's numbers
+ * (the pages the run freed against max(nr_to_reclaim, compact_gap(order));
+ * for kswapd at order 0, every managed zone up to reclaim_idx with its
+ * free pages above its high (or promo) watermark plus MIN_LRU_BATCH and
+ * the reserve): check_abort_batch() at the end of each eviction batch (no
+ * batch after one that ended with the condition met), check_abort_end()
+ * when the walk returns (a walk that stopped on an entry had it met).
+ */
+bool check_abort_batch(struct mlf_reclaim_check_state *rw,
+		       struct mlf_failure *f);
+bool check_abort_end(const struct mlf_reclaim_check_state *rw, bool aborted,
+		     struct mlf_failure *f);
+
+/*
+ * zone.free: each zone's NR_FREE_PAGES is what the model leaves free: its
+ * managed pages less those others hold and the folios charged in it.
+ */
+bool check_zone_free(const struct mlf_reclaim_check_state *rw,
+		     struct mlf_failure *f);
+
+/*
+ * slab.scan: each call of a shrinker for a memcg scans, frees and defers
+ * what do_shrink_slab()'s formula gives on the model's objects and
+ * deferred work at the run's priority (the model then takes the result),
+ * and a visit that got past the protection calls every shrinker once.
+ */
+bool check_slab_call(struct mlf_reclaim_check_state *rw,
+		     const struct mlf_slab_call *call, struct mlf_failure *f);
+bool check_slab_visit(const struct mlf_protect_visit *v, int op,
+		      struct mlf_failure *f);
 
 /* isolated.nonneg: node NR_ISOLATED_* and lruvec nr_isolated[] >= 0 */
 bool check_isolated_nonneg(const struct mlf_reclaim_check_state *rw,

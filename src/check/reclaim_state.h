@@ -10,10 +10,13 @@
 #define _MLF_CHECK_RECLAIM_STATE_H
 
 #include "mm/eviction.h"
+#include "mm/shrinker.h"
 
 #include "state.h"
 
 #define MLF_RECLAIM_MAX_PARKED 4
+/* the parent of a memcg that is a child of the root */
+#define MLF_ROOT (-1)
 #define MLF_RECLAIM_MAX_POOL 16
 /* the folios of a reclaim world (MLF_RECLAIM_MAX_FOLIOS) */
 #define MLF_RECLAIM_MODEL_FOLIOS 512
@@ -52,10 +55,95 @@ struct mlf_reclaim_folio_model {
 	 * resets both)
 	 */
 	unsigned long min[MLF_RECLAIM_MAX_POOL], low[MLF_RECLAIM_MAX_POOL];
+	/* each memcg's parent: a slot, or MLF_ROOT */
+	int parent[MLF_RECLAIM_MAX_POOL];
+	/*
+	 * cgroup2's memory_recursiveprot and numa_balancing's memory
+	 * tiering, as the harness set them
+	 */
+	bool recursive, tiering;
+	/*
+	 * the effective protection of each memcg as kswapd's pass over the
+	 * tree computed it at the start of the current kswapd run
+	 * (reclaim_checks.c computes it; shrink_one() reads it for kswapd)
+	 */
+	unsigned long kswapd_emin[MLF_RECLAIM_MAX_POOL];
+	unsigned long kswapd_elow[MLF_RECLAIM_MAX_POOL];
+	/*
+	 * the zones: managed pages, the watermarks and the reserve as the
+	 * harness set them, and the pages others hold (the free pages are
+	 * what the folios of the zone and those leave)
+	 */
+	struct mlf_zone_model {
+		long managed, used;
+		unsigned long wmark[NR_WMARK], boost;
+		long reserve[MAX_NR_ZONES];
+	} zone[MAX_NUMNODES][MAX_NR_ZONES];
+	/* the zone of each folio */
+	u8 zone_of[MLF_RECLAIM_MODEL_FOLIOS];
+	/*
+	 * the shrinkers' objects and deferred work per memcg (slot + 1; 0:
+	 * the root) and node, as the harness added them and do_shrink_slab()'s
+	 * formula, recomputed by the check, scanned and deferred them
+	 */
+	long objects[MLF_NR_SHRINKERS][MLF_RECLAIM_MAX_POOL + 1][MAX_NUMNODES];
+	long deferred[MLF_NR_SHRINKERS][MLF_RECLAIM_MAX_POOL + 1][MAX_NUMNODES];
 	/* the op's reclaimer is kswapd (exempt from the throttle) */
 	bool kswapd;
 	/* the types the model allowed at the last throttle decision */
 	unsigned int allowed;
+};
+
+/*
+ * The memcg a reclaim walk visits, as the model has it when shrink_one()
+ * is about to run: its charge (the folios charged to it and its
+ * descendants, which the kernel's usage counts), its effective protection
+ * (recomputed along its path for direct reclaim; kswapd's pass for
+ * kswapd) and the segment it is in.
+ */
+struct mlf_protect_visit {
+	int slot;		/* MLF_NONE: not a pool memcg */
+	int nid;
+	int seg;		/* the memcg's segment at the visit */
+	long usage;
+	unsigned long emin, elow;
+	unsigned long min, low;	/* memory.min and memory.low */
+	bool online;
+	/* shrink_slab() calls of this visit, one per shrinker */
+	int slab_calls;
+	/* its eviction began (get_nr_to_scan() was asked) */
+	bool evicting;
+};
+
+/*
+ * One reclaim run (the reclaim op: kswapd's age pass and
+ * lru_gen_shrink_node(), or a nested run while another reclaimer yields)
+ * as the model expects it to go: what it was asked, the priority it must
+ * run at, the pages it freed, and whether should_abort_scan()'s condition
+ * held when its last eviction batch ended.
+ */
+struct mlf_reclaim_run {
+	struct mlf_reclaim_run *outer;	/* the run that yielded to this one */
+	int nid;
+	bool kswapd;
+	int order;
+	int reclaim_idx;
+	unsigned long nr_to_reclaim;
+	/* the priority asked, and the one the run must go at:
+	 * set_initial_priority() on the model's folios, or the one asked */
+	int asked_priority, priority;
+	/* pages this run freed (the folios the harness saw go) */
+	long freed;
+	/* an eviction batch ended with the abort condition met, and why */
+	bool abort_due;
+	const char *abort_why;
+	/* the visit in progress */
+	struct mlf_protect_visit visit;
+	/* the walk: its last pass is open (no nulls marker yet) */
+	bool pass_open;
+	/* memcgs whose tryget failed in the walk (reclaim.progress) */
+	int failed[MLF_RECLAIM_MAX_POOL * 4];
+	int nr_failed;
 };
 
 struct mlf_reclaim_parked {
@@ -71,6 +159,8 @@ struct mlf_reclaim_check_state {
 	struct mlf_reclaim_parked parked[MLF_RECLAIM_MAX_PARKED];
 	/* the eviction of the current reclaim op between its probes */
 	const struct lru_gen_eviction *in_flight;
+	/* the reclaim run in progress (the innermost), or NULL */
+	struct mlf_reclaim_run *run;
 	struct mlf_reclaim_folio_model model;
 	/*
 	 * stats.reparent: the memcg-local event counts each lruvec should

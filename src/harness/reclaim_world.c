@@ -33,6 +33,8 @@ static const char *const op_names[RECLAIM_OP_NR] = {
 	[RECLAIM_OP_PROTECT] = "protect", [RECLAIM_OP_SWAPPINESS] = "swappiness",
 	[RECLAIM_OP_RECLAIM] = "reclaim", [RECLAIM_OP_PARK] = "park",
 	[RECLAIM_OP_UNPARK] = "unpark",	  [RECLAIM_OP_SHADOW] = "shadow",
+	[RECLAIM_OP_SOFT] = "soft",	  [RECLAIM_OP_ZONE] = "zone",
+	[RECLAIM_OP_SLAB] = "slab",	  [RECLAIM_OP_SYSCTL] = "sysctl",
 };
 
 const char *mlf_reclaim_op_name(int kind)
@@ -42,6 +44,8 @@ const char *mlf_reclaim_op_name(int kind)
 
 /* the hooks are global: one world at a time (one per fuzzing process) */
 static struct mlf_reclaim_world *cur;
+
+static void resched_hook(const char *where);
 
 static void fail_if(bool ok, struct mlf_failure *f)
 {
@@ -61,13 +65,15 @@ static void check_isolation(struct mlf_reclaim_world *rw)
 	fail_if(check_isolated_quiescent(&rw->rcs, f), f);
 }
 
-/* the event goes to @slot if online, else to the root (its parent) */
+/* the event goes to @slot's nearest online ancestor-or-self, or the root */
 static void expect_event(struct mlf_reclaim_world *rw, int slot, int nid,
 			 int idx)
 {
 	int e = idx - WORKINGSET_REFAULT_ANON;
 
-	if (rw->w.cs.slots[slot].state == SLOT_ONLINE)
+	while (slot != MLF_ROOT && rw->w.cs.slots[slot].state != SLOT_ONLINE)
+		slot = rw->rcs.model.parent[slot];
+	if (slot != MLF_ROOT)
 		rw->rcs.expect[slot][nid][e]++;
 	else
 		rw->rcs.expect_root[nid][e]++;
@@ -101,6 +107,8 @@ static void free_hook(struct folio *folio)
 	folio->flags = 0;
 	model_uncharge(rw, i);
 	rw->folios_freed++;
+	if (rw->rcs.run)
+		rw->rcs.run->freed++;
 }
 
 static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
@@ -128,7 +136,21 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		rw->rcs.in_flight = NULL;
 		check_isolation(rw);
 		break;
+	case MLF_EVICT_NR_TO_SCAN:
+		fail_if(check_nr_to_scan(&rw->rcs, lruvec, arg, f), f);
+		break;
+	case MLF_EVICT_BATCH:
+		fail_if(check_abort_batch(&rw->rcs, f), f);
+		break;
 	}
+}
+
+static void slab_probe(const struct mlf_slab_call *call)
+{
+	struct mlf_failure *f = mlf_failure_scratch();
+
+	if (cur)
+		fail_if(check_slab_call(&cur->rcs, call, f), f);
 }
 
 /* ---- state coverage (states.h) ---- */
@@ -198,46 +220,112 @@ static void note_cells(const struct op_cells *oc)
 
 /*
  * ---- the walk: failed trygets, for reclaim.progress; shrink_one()'s
- * decisions, for protect.decision ----
+ * decisions, for protect.decision; whether it stopped on an entry ----
  */
-
-static int walk_failed[MLF_RECLAIM_MAX_POOL * 4];
-static int walk_nr_failed;
-/* the memcg the walk visits, as shrink_one() finds it */
-static struct mlf_protect_visit visit;
 
 static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 {
-	if (event == MLF_WALK_VISIT && cur)
-		protect_visit_begin(&cur->rcs, obj, &visit);
-	if (event == MLF_WALK_TRYGET_FAILED &&
-	    walk_nr_failed < (int)ARRAY_SIZE(walk_failed))
-		walk_failed[walk_nr_failed++] = ((struct mem_cgroup *)obj)->id;
-	if (event == MLF_WALK_VISIT && mlf_states && cur) {
-		struct lruvec *lruvec = obj;
-		int slot = lruvec_memcg(lruvec)->id;
-		struct mlf_state_cell c;
+	struct mlf_reclaim_run *run = cur ? cur->rcs.run : NULL;
 
-		if (slot < 0 || slot >= cur->w.cs.pool_size)
-			return;
-		mlf_state_cell_of(&cur->w.cs, slot, lruvec->pgdat->node_id,
-				  RECLAIM_OP_RECLAIM, &c);
-		mlf_state_note(&c);
+	(void)arg;
+	if (!run)
+		return;
+	switch (event) {
+	case MLF_WALK_VISIT:
+		protect_visit_begin(&cur->rcs, obj, &run->visit);
+		if (mlf_states) {
+			struct lruvec *lruvec = obj;
+			int slot = lruvec_memcg(lruvec)->id;
+			struct mlf_state_cell c;
+
+			if (slot < 0 || slot >= cur->w.cs.pool_size)
+				return;
+			mlf_state_cell_of(&cur->w.cs, slot,
+					  lruvec->pgdat->node_id,
+					  RECLAIM_OP_RECLAIM, &c);
+			mlf_state_note(&c);
+		}
+		break;
+	case MLF_WALK_TRYGET_FAILED:
+		if (run->nr_failed < (int)ARRAY_SIZE(run->failed))
+			run->failed[run->nr_failed++] =
+				((struct mem_cgroup *)obj)->id;
+		break;
+	case MLF_WALK_BIN:
+		run->pass_open = true;
+		break;
+	case MLF_WALK_NULLS:
+		run->pass_open = false;
+		break;
+	default:
+		break;
 	}
 }
 
 static void result_probe(void *lruvec, int op)
 {
 	struct mlf_failure *f = mlf_failure_scratch();
+	struct mlf_reclaim_run *run = cur ? cur->rcs.run : NULL;
 
 	(void)lruvec;
-	if (cur)
-		fail_if(check_protect_decision(&visit, op, f), f);
+	if (!run)
+		return;
+	fail_if(check_protect_decision(&run->visit, op, f), f);
+	fail_if(check_slab_visit(&run->visit, op, f), f);
+	run->visit.slot = MLF_NONE;
+}
+
+/* the pages of a zone the harness has not set: more than every folio */
+#define MLF_DEFAULT_ZONE_PAGES 1024
+
+/*
+ * What a zone op sets, as the page allocator and the watermark sysctls
+ * would leave it: the managed pages (at least the zone's folios), the
+ * watermarks from min in steps of gap (__setup_per_zone_wmarks()'s low,
+ * high and promo, with gap for its step), the boost, the reserve of zone
+ * 0 against allocations that may use zone 1, and free pages as asked, as
+ * far as the folios leave any: others hold the rest.
+ */
+static void set_zone(struct mlf_reclaim_world *rw,
+		     const struct mlf_reclaim_op *op, long managed, long free,
+		     unsigned long wmin)
+{
+	struct mlf_zone_model *m = &rw->rcs.model.zone[op->node][op->zone];
+	struct zone *zone = &rw->w.cs.nodes[op->node].node_zones[op->zone];
+	long folios = 0;
+	int k;
+
+	for (k = 0; k < rw->rcs.model.nr; k++)
+		if (rw->rcs.model.used[k] && rw->rcs.model.node[k] == op->node &&
+		    rw->rcs.model.zone_of[k] == op->zone)
+			folios++;
+	if (managed < folios)
+		managed = folios;
+	if (free > managed - folios)
+		free = managed - folios;
+	m->managed = managed;
+	m->used = managed - folios - free;
+	for (k = 0; k < NR_WMARK; k++)
+		m->wmark[k] = wmin + k * op->zone_gap;
+	m->boost = op->zone_boost;
+	memset(m->reserve, 0, sizeof(m->reserve));
+	if (op->zone == 0)
+		m->reserve[1] = op->zone_reserve;
+
+	for (k = 0; k < NR_WMARK; k++)
+		zone->_watermark[k] = m->wmark[k];
+	zone->watermark_boost = m->boost;
+	for (k = 0; k < MAX_NR_ZONES; k++)
+		zone->lowmem_reserve[k] = m->reserve[k];
+	atomic_long_set(&zone->managed_pages, managed);
+	atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], free);
 }
 
 void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 			int pool_size)
 {
+	int i, nid, z;
+
 	memset(rw, 0, offsetof(struct mlf_reclaim_world, folios));
 	if (pool_size > MLF_RECLAIM_MAX_POOL)
 		pool_size = MLF_RECLAIM_MAX_POOL;
@@ -249,7 +337,24 @@ void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 	rw->rcs.root = mem_cgroup_alloc(-1);
 	rw->rcs.root->swappiness = 60;
 	WRITE_ONCE(rw->rcs.root->online, true);
+	root_mem_cgroup = rw->rcs.root;
+	mlf_memory_recursiveprot = false;
+	sysctl_numa_balancing_mode = 0;
 	rw->rcs.model.base = rw->folios;
+	for (i = 0; i < MLF_RECLAIM_MAX_POOL; i++)
+		rw->rcs.model.parent[i] = MLF_ROOT;
+	/*
+	 * The zones, until a zone op says otherwise: managed and all free,
+	 * with watermarks at the top (kswapd never finds them balanced)
+	 */
+	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct mlf_reclaim_op zop = { .node = nid, .zone = z };
+
+			set_zone(rw, &zop, MLF_DEFAULT_ZONE_PAGES,
+				 MLF_DEFAULT_ZONE_PAGES, MLF_DEFAULT_ZONE_PAGES);
+		}
+	}
 	/*
 	 * The map of live lrugens, kept here as world_apply() keeps it; the
 	 * world's final check compares with a model this world does not feed
@@ -259,6 +364,8 @@ void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 	cur = rw;
 	mlf_free_folio_hook = free_hook;
 	mlf_evict_probe = evict_probe;
+	mlf_slab_probe = slab_probe;
+	mlf_set_resched_hook(resched_hook);
 }
 
 static int alloc_folio(struct mlf_reclaim_world *rw)
@@ -282,11 +389,18 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 	int n, i;
 
 	for (n = 0; n < op->count; n++) {
+		struct zone *zone = &NODE_DATA(op->node)->node_zones[op->zone % MAX_NR_ZONES];
 		struct folio *folio;
 
 		i = alloc_folio(rw);
 		if (i < 0)
 			return n > 0;
+		/* the page allocator: a free page of the zone, or no folio */
+		if (!zone_alloc_page(zone)) {
+			if (i == rw->rcs.model.nr - 1)
+				rw->rcs.model.nr--;
+			return n > 0;
+		}
 		folio = &rw->folios[i];
 		memset(folio, 0, sizeof(*folio));
 		folio->id = i;
@@ -294,6 +408,7 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		rw->rcs.model.memcg[i] = op->memcg;
 		rw->rcs.model.node[i] = op->node;
 		rw->rcs.model.type[i] = op->type;
+		rw->rcs.model.zone_of[i] = op->zone % MAX_NR_ZONES;
 		rw->rcs.model.charged[op->memcg][op->node][op->type]++;
 		folio->zone = op->zone % MAX_NR_ZONES;
 		if (op->type == LRU_GEN_ANON)
@@ -337,44 +452,153 @@ static void put_ref(struct mlf_reclaim_world *rw, int slot)
 		s->state = SLOT_DEAD;
 }
 
+/* the folios the model has charged to @slot itself (each holds its css) */
+static long model_own_charge(const struct mlf_reclaim_world *rw, int slot)
+{
+	long n = 0;
+	int nid, t;
+
+	for (nid = 0; nid < MAX_NUMNODES; nid++)
+		for (t = 0; t < ANON_AND_FILE; t++)
+			n += rw->rcs.model.charged[slot][nid][t];
+	return n;
+}
+
+static bool has_online_child(const struct mlf_reclaim_world *rw, int slot)
+{
+	int i;
+
+	for (i = 0; i < rw->w.cs.pool_size; i++)
+		if (rw->w.cs.slots[i].state == SLOT_ONLINE &&
+		    rw->rcs.model.parent[i] == slot)
+			return true;
+	return false;
+}
+
+/*
+ * What going offline does to the shrinkers' objects, as the model has it:
+ * they go to the parent (the root's are index 0), and the deferred work
+ * is added to the parent's (the memcg keeps its own, never used again)
+ */
+static void model_offline_kmem(struct mlf_reclaim_world *rw, int slot)
+{
+	int p = rw->rcs.model.parent[slot] + 1, id, nid;
+
+	for (id = 0; id < MLF_NR_SHRINKERS; id++) {
+		for (nid = 0; nid < MAX_NUMNODES; nid++) {
+			rw->rcs.model.objects[id][p][nid] +=
+				rw->rcs.model.objects[id][slot + 1][nid];
+			rw->rcs.model.objects[id][slot + 1][nid] = 0;
+			rw->rcs.model.deferred[id][p][nid] +=
+				rw->rcs.model.deferred[id][slot + 1][nid];
+		}
+	}
+}
+
+static void apply_reclaim(struct mlf_reclaim_world *rw,
+			  const struct mlf_reclaim_op *op);
+
+/*
+ * Another reclaimer runs while this one yields (a scheduling point of the
+ * walk, where it holds no lock and is outside RCU, its memcg pinned by a
+ * reference): @others_due kswapd runs of the same node, to the end, at the
+ * walk's first yield. What they rotate and release, and the seq they
+ * advance, the yielding walk meets when it goes on: a walk whose seq two
+ * advances left behind walks the young generation.
+ */
+static void resched_hook(const char *where)
+{
+	struct mlf_reclaim_world *rw = cur;
+	struct mlf_reclaim_op nested = {
+		.kind = RECLAIM_OP_RECLAIM,
+		.priority = DEF_PRIORITY,
+		.kswapd = 1,
+	};
+
+	(void)where;
+	if (!rw || !rw->others_due || !rw->rcs.run || rw->rcs.run->outer)
+		return;
+	nested.node = rw->rcs.run->nid;
+	while (rw->others_due) {
+		rw->others_due--;
+		apply_reclaim(rw, &nested);
+	}
+}
+
+/*
+ * One reclaim run on a node: for kswapd, its pass over the memcg tree
+ * (lru_gen_age_node(), as kswapd_age_node() runs it before shrinking),
+ * then lru_gen_shrink_node(), which the kernel enters for global reclaim;
+ * nested in another's yield, or not. The model's expectations of the run
+ * (reclaim_state.h) are set before it starts; its checks run after.
+ */
 static void apply_reclaim(struct mlf_reclaim_world *rw,
 			  const struct mlf_reclaim_op *op)
 {
 	struct scan_control sc = {
 		.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 		.priority = op->priority,
+		.order = op->order,
+		.reclaim_idx = op->zones ? op->zones - 1 : MAX_NR_ZONES - 1,
 		.may_writepage = 1,
 		.may_unmap = 1,
 	};
+	struct mlf_reclaim_run run = {
+		.outer = rw->rcs.run,
+		.nid = op->node,
+		.kswapd = op->kswapd,
+		.order = sc.order,
+		.reclaim_idx = sc.reclaim_idx,
+		.nr_to_reclaim = sc.nr_to_reclaim,
+		.asked_priority = op->priority,
+		.visit = { .slot = MLF_NONE },
+	};
 	struct pglist_data *pgdat = NODE_DATA(op->node);
-	int walk_gen = get_memcg_gen(rw->w.cs.seq_before[op->node]);
-	unsigned long freed = rw->folios_freed;
+	struct mlf_task *task = mlf_current();
+	struct mlf_walk *walk = task->walk;
+	bool kswapd = task->is_kswapd, dying = task->is_dying;
+	int walk_gen = get_memcg_gen(pgdat->memcg_lru.seq);
 	struct mlf_failure *f = mlf_failure_scratch();
+	bool aborted;
 
-	walk_nr_failed = 0;
+	run.priority = model_initial_priority(&rw->rcs, op->node, op->priority,
+					      sc.nr_to_reclaim);
+	rw->rcs.run = &run;
+	/* a nested run is another task: no walk of its own in progress */
+	task->walk = NULL;
 	mlf_walk_probe = walk_probe;
 	mlf_walk_result_probe = result_probe;
 	mlf_current_is_kswapd = op->kswapd;
 	rw->rcs.model.kswapd = op->kswapd;
 	mlf_current_is_dying = op->dying;
+	if (op->kswapd) {
+		/* balance_pgdat(): kswapd_age_node(), then kswapd_shrink_node() */
+		model_kswapd_protection(&rw->rcs);
+		mlf_age_node(pgdat, &sc);
+	}
 	mlf_shrink_node(pgdat, &sc);
-	mlf_current_is_kswapd = false;
-	rw->rcs.model.kswapd = false;
-	mlf_current_is_dying = false;
-	mlf_walk_probe = NULL;
-	mlf_walk_result_probe = NULL;
+	aborted = run.pass_open;
+	if (!run.outer) {
+		mlf_walk_probe = NULL;
+		mlf_walk_result_probe = NULL;
+	}
+	mlf_current_is_kswapd = kswapd;
+	rw->rcs.model.kswapd = kswapd;
+	mlf_current_is_dying = dying;
+	task->walk = walk;
 	rw->w.walks++;
 	/* balance_pgdat(), whose one pass this run stands for */
 	if (op->kswapd && !sc.nr_reclaimed)
 		pgdat->kswapd_failures++;
+	/* the pages this run freed, not those of runs nested in it */
 	fail_if(check_kswapd_failures(&rw->kswapd, op->node, op->kswapd,
-				      rw->folios_freed - freed,
-				      pgdat->kswapd_failures, f),
+				      run.freed, pgdat->kswapd_failures, f),
 		f);
-	fail_if(check_reclaim_progress(&rw->w.cs, op->node, walk_gen,
-				       mlf_reclaim_met(&sc), walk_failed,
-				       walk_nr_failed, f),
+	fail_if(check_reclaim_progress(&rw->w.cs, op->node, walk_gen, aborted,
+				       run.failed, run.nr_failed, f),
 		f);
+	fail_if(check_abort_end(&rw->rcs, aborted, f), f);
+	rw->rcs.run = run.outer;
 }
 
 static bool apply_park(struct mlf_reclaim_world *rw,
@@ -462,6 +686,14 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 	op.memcg %= rw->w.cs.pool_size;
 	op.node %= rw->w.cs.nr_nodes;
 	op.type %= ANON_AND_FILE;
+	op.zone %= MAX_NR_ZONES;
+	op.order %= 4;
+	op.zones %= MAX_NR_ZONES + 1;
+	op.others %= 4;
+	op.shrinker %= MLF_NR_SHRINKERS;
+	op.parent %= rw->w.cs.pool_size + 1;
+	if (!op.objects)
+		op.objects = 1;
 	if (op.nr_draws > MLF_RECLAIM_MAX_DRAWS)
 		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
 	if (op.priority > DEF_PRIORITY)
@@ -478,13 +710,22 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 
 	switch (op.kind) {
 	case RECLAIM_OP_ONLINE:
-		if (s->state != SLOT_EMPTY)
+		/* mkdir: in an online parent (or the root) */
+		if (s->state != SLOT_EMPTY ||
+		    (op.parent && rw->w.cs.slots[op.parent - 1].state != SLOT_ONLINE))
 			goto skip;
 		s->memcg = mem_cgroup_alloc(op.memcg);
-		s->memcg->parent = rw->rcs.root;
+		rw->rcs.model.parent[op.memcg] = op.parent ? op.parent - 1 : MLF_ROOT;
+		mem_cgroup_link_parent(s->memcg,
+				       op.parent ? rw->w.cs.slots[op.parent - 1].memcg :
+						   rw->rcs.root);
 		s->memcg->swappiness = 60;
 		rw->rcs.model.swappiness[op.memcg] = 60;
 		model_protect(rw, op.memcg, 0, 0);
+		for (i = 0; i < MLF_NR_SHRINKERS; i++)
+			for (nid = 0; nid < MAX_NUMNODES; nid++)
+				rw->rcs.model.objects[i][op.memcg + 1][nid] =
+					rw->rcs.model.deferred[i][op.memcg + 1][nid] = 0;
 		mlf_lrugen_map_add_memcg(&rw->w.cs.map, s->memcg, op.memcg,
 					 rw->w.cs.nr_nodes);
 		s->state = SLOT_ONLINE;
@@ -494,15 +735,17 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		mem_cgroup_css_online(s->memcg);
 		break;
 	case RECLAIM_OP_OFFLINE:
-		if (s->state != SLOT_ONLINE)
+		/* rmdir: not while a child is online (-EBUSY) */
+		if (s->state != SLOT_ONLINE || has_online_child(rw, op.memcg))
 			goto skip;
-		if (atomic_long_read(&s->memcg->usage)) {
+		if (model_own_charge(rw, op.memcg)) {
 			css_get(s->memcg);
 			rw->charge_ref[op.memcg] = true;
 		}
 		css_offline(s->memcg);
 		/* mem_cgroup_css_offline() resets memory.min and memory.low */
 		model_protect(rw, op.memcg, 0, 0);
+		model_offline_kmem(rw, op.memcg);
 		s->state = SLOT_OFFLINE;
 		put_ref(rw, op.memcg);	/* the base reference */
 		break;
@@ -515,6 +758,14 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		css_release(s->memcg);
 		s->memcg = NULL;
 		s->state = SLOT_EMPTY;
+		/*
+		 * the child's reference on its parent, which the kernel drops
+		 * when the child is freed a grace period later
+		 */
+		if (rw->rcs.model.parent[op.memcg] != MLF_ROOT)
+			put_ref(rw, rw->rcs.model.parent[op.memcg]);
+		else
+			mem_cgroup_put(rw->rcs.root);
 		break;
 	case RECLAIM_OP_ADD:
 	case RECLAIM_OP_REFAULT:
@@ -556,7 +807,9 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		rw->rcs.model.swappiness[op.memcg] = op.swappiness;
 		break;
 	case RECLAIM_OP_RECLAIM:
+		rw->others_due = op.others;
 		apply_reclaim(rw, &op);
+		rw->others_due = 0;
 		break;
 	case RECLAIM_OP_PARK:
 		if (!apply_park(rw, &op))
@@ -571,13 +824,42 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			goto skip;
 		count_shadow_nodes(get_lruvec(s->memcg, op.node), op.nodes);
 		break;
+	case RECLAIM_OP_SOFT:
+		/*
+		 * memcg v1's soft limit (memcg1_update_tree() from a charge
+		 * or an uncharge, which may run in softirq): a memcg the
+		 * harness holds a reference to
+		 */
+		if (s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE)
+			goto skip;
+		mlf_softirq_enter();
+		lru_gen_soft_reclaim(s->memcg, op.node);
+		mlf_softirq_exit();
+		break;
+	case RECLAIM_OP_ZONE:
+		set_zone(rw, &op, op.zone_managed, op.zone_free, op.zone_min);
+		break;
+	case RECLAIM_OP_SLAB:
+		/* kmem objects are charged to an online memcg */
+		if (s->state != SLOT_ONLINE)
+			goto skip;
+		mlf_slab_add(s->memcg, op.node, op.shrinker, op.objects);
+		rw->rcs.model.objects[op.shrinker][op.memcg + 1][op.node] +=
+			op.objects;
+		break;
+	case RECLAIM_OP_SYSCTL:
+		WRITE_ONCE(mlf_memory_recursiveprot, op.recursiveprot);
+		WRITE_ONCE(sysctl_numa_balancing_mode,
+			   op.tiering ? NUMA_BALANCING_MEMORY_TIERING : 0);
+		rw->rcs.model.recursive = op.recursiveprot;
+		rw->rcs.model.tiering = op.tiering;
+		break;
 	default:
 		goto skip;
 	}
 	/* the last charge of an offline memcg went: its reference goes too */
 	for (i = 0; i < rw->w.cs.pool_size; i++) {
-		s = &rw->w.cs.slots[i];
-		if (rw->charge_ref[i] && !atomic_long_read(&s->memcg->usage)) {
+		if (rw->charge_ref[i] && !model_own_charge(rw, i)) {
 			rw->charge_ref[i] = false;
 			put_ref(rw, i);
 		}
@@ -591,6 +873,37 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 skip:
 	mlf_entropy_bytes(NULL, 0);
 	rw->ops_skipped++;
+	return false;
+}
+
+/* Offline and release one memcg with no child left; false if none is left. */
+static bool teardown_leaf(struct mlf_reclaim_world *rw)
+{
+	int i, c;
+
+	for (i = 0; i < rw->w.cs.pool_size; i++) {
+		struct mlf_slot *s = &rw->w.cs.slots[i];
+		int parent = rw->rcs.model.parent[i];
+
+		if (!s->memcg)
+			continue;
+		for (c = 0; c < rw->w.cs.pool_size; c++)
+			if (rw->w.cs.slots[c].memcg && rw->rcs.model.parent[c] == i)
+				break;
+		if (c < rw->w.cs.pool_size)
+			continue;
+		if (s->state == SLOT_ONLINE) {
+			css_offline(s->memcg);
+			mem_cgroup_put(s->memcg);
+		}
+		mlf_lrugen_map_del_memcg(&rw->w.cs.map, s->memcg, i,
+					 rw->w.cs.nr_nodes);
+		css_release(s->memcg);
+		memset(s, 0, sizeof(*s));
+		mem_cgroup_put(parent != MLF_ROOT ? rw->w.cs.slots[parent].memcg :
+						    rw->rcs.root);
+		return true;
+	}
 	return false;
 }
 
@@ -618,11 +931,22 @@ void reclaim_world_destroy(struct mlf_reclaim_world *rw)
 	 */
 	f = mlf_failure_scratch();
 	fail_if(check_usage_charged(&rw->rcs, f), f);
+	fail_if(check_zone_free(&rw->rcs, f), f);
+	/*
+	 * Every memcg goes, children before their parents: a child's
+	 * offline and release reach its parent (the protected usage, the
+	 * shrinkers' objects, the children list, its reference)
+	 */
+	while (teardown_leaf(rw))
+		;
 	mlf_free_folio_hook = NULL;
 	mlf_evict_probe = NULL;
+	mlf_slab_probe = NULL;
+	mlf_set_resched_hook(NULL);
 	cur = NULL;
 	css_release(rw->rcs.root);
 	rw->rcs.root = NULL;
+	root_mem_cgroup = NULL;
 	world_destroy(&rw->w);
 }
 

@@ -25,8 +25,8 @@
 #define MLF_RECLAIM_MAX_DRAWS 32
 
 enum mlf_reclaim_op_kind {
-	RECLAIM_OP_ONLINE,	/* online m (1 draw: the bin) */
-	RECLAIM_OP_OFFLINE,	/* offline m */
+	RECLAIM_OP_ONLINE,	/* online m parent (1 draw: the bin) */
+	RECLAIM_OP_OFFLINE,	/* offline m (not while a child is online) */
 	RECLAIM_OP_RELEASE,	/* release m: drain its folios, css_released */
 	RECLAIM_OP_ADD,		/* add m n: count new folios */
 	RECLAIM_OP_REFAULT,	/* refault m n: count folios come back active */
@@ -35,10 +35,15 @@ enum mlf_reclaim_op_kind {
 	RECLAIM_OP_AGE,		/* age m n: try_to_inc_max_seq */
 	RECLAIM_OP_PROTECT,	/* protect m min low (pages) */
 	RECLAIM_OP_SWAPPINESS,	/* swappiness m v */
-	RECLAIM_OP_RECLAIM,	/* reclaim n target prio [kswapd] [dying] */
+	RECLAIM_OP_RECLAIM,	/* reclaim n target prio [kswapd] [dying] order
+				   zones others */
 	RECLAIM_OP_PARK,	/* park m n: an eviction stops after isolation */
 	RECLAIM_OP_UNPARK,	/* unpark k: the parked eviction k finishes */
 	RECLAIM_OP_SHADOW,	/* shadow m n nodes: count_shadow_nodes */
+	RECLAIM_OP_SOFT,	/* soft m n: lru_gen_soft_reclaim (softirq) */
+	RECLAIM_OP_ZONE,	/* zone n z managed min gap boost reserve free */
+	RECLAIM_OP_SLAB,	/* slab m n s objects: list_lru_add */
+	RECLAIM_OP_SYSCTL,	/* sysctl recursiveprot tiering */
 	RECLAIM_OP_NR,
 };
 
@@ -58,6 +63,15 @@ struct mlf_reclaim_op {
 	u8 kswapd, dying;	/* reclaim / park: who reclaims */
 	u8 slot;		/* unpark */
 	u16 nodes;		/* shadow */
+	u8 order;		/* reclaim: sc->order, 0..3 */
+	u8 zones;		/* reclaim: sc->reclaim_idx + 1 (0: all zones) */
+	u8 others;		/* reclaim: kswapd runs while it yields, 0..3 */
+	u8 parent;		/* online: 0 the root, k slot k - 1 */
+	u8 zone_managed, zone_min, zone_gap, zone_boost, zone_reserve,
+		zone_free;	/* zone */
+	u8 shrinker;		/* slab */
+	u16 objects;		/* slab: 1..256 */
+	u8 recursiveprot, tiering;	/* sysctl */
 	u8 nr_draws;
 	u8 draws[MLF_RECLAIM_MAX_DRAWS];
 };
@@ -78,6 +92,8 @@ struct mlf_reclaim_world {
 	 * them from offline until the last is uncharged.
 	 */
 	bool charge_ref[MLF_RECLAIM_MAX_POOL];
+	/* the nested runs the current reclaim op still runs at its next yield */
+	int others_due;
 	/* counters */
 	unsigned long ops_applied, ops_skipped, evictions, throttle_sleeps;
 	unsigned long folios_freed;

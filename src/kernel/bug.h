@@ -23,6 +23,8 @@ void mlf_vm_warn(const char *check, const char *cond, const char *file,
 #define VM_WARN_ON(cond) VM_WARN_ON_ONCE(cond)
 #define WARN_ON_ONCE(cond) VM_WARN_ON_ONCE(cond)
 #define WARN_ON(cond) VM_WARN_ON_ONCE(cond)
+/* the message is the kernel log's; the failure names the condition */
+#define WARN_ONCE(cond, fmt, ...) VM_WARN_ON_ONCE(cond)
 
 #define VM_BUG_ON(cond)                                                      \
 	do {                                                                 \

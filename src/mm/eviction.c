@@ -14,7 +14,8 @@
  * favours is a random draw, so the fuzzer steers it), the page table walk
  * (aging only advances max_seq), the active/inactive split of the LRU size
  * stats (every MGLRU folio counts as inactive of its type: the shadow
- * budget sums all lists), swap space limits and reclaim_idx.
+ * budget sums all lists, and set_initial_priority() reads them all), and
+ * swap space limits.
  */
 /*
  * Only the reclaim port (src/mm/reclaim.cmake) defines MLF_EVICTION; a
@@ -36,31 +37,6 @@ static void trace_mlf_evict(enum mlf_evict_event event, struct lruvec *lruvec,
 
 	if (probe)
 		probe(event, lruvec, arg);
-}
-
-/******************************************************************************
- *                          protection
- ******************************************************************************/
-
-/*
- * Effective protection of a child of the root is its own memory.min/low;
- * like the kernel, a memcg with nothing charged is "below" even a zero
- * protection, so reclaim passes empty memcgs over.
- */
-bool mem_cgroup_below_min(struct mem_cgroup *target, struct mem_cgroup *memcg)
-{
-	if (!memcg->parent || memcg == target)
-		return false;
-	return READ_ONCE(memcg->memory.min) >=
-	       (unsigned long)atomic_long_read(&memcg->usage);
-}
-
-bool mem_cgroup_below_low(struct mem_cgroup *target, struct mem_cgroup *memcg)
-{
-	if (!memcg->parent || memcg == target)
-		return false;
-	return READ_ONCE(memcg->memory.low) >=
-	       (unsigned long)atomic_long_read(&memcg->usage);
 }
 
 /******************************************************************************
@@ -147,7 +123,8 @@ void lru_gen_add_new_folio(struct lruvec *lruvec, struct folio *folio)
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
 
-	atomic_long_add(1, &memcg->usage);
+	/* mem_cgroup_charge(): hierarchically, memory.min/low's usage too */
+	page_counter_charge(&memcg->memory, 1);
 	spin_lock_irq(&lruvec->lru_lock);
 	folio_set(folio, PG_lru);
 	lru_gen_add_folio(lruvec, folio, false);
@@ -172,7 +149,9 @@ void lru_gen_remove_folio(struct folio *folio)
 	if (folio_test_clear(folio, PG_lru))
 		lru_gen_del_folio(lruvec, folio);
 	spin_unlock_irq(&lruvec->lru_lock);
-	atomic_long_add(-1, &lruvec_memcg(lruvec)->usage);
+	/* mem_cgroup_uncharge(), and the page goes back to its zone */
+	page_counter_uncharge(&lruvec_memcg(lruvec)->memory, 1);
+	zone_free_page(&lruvec_pgdat(lruvec)->node_zones[folio->zone]);
 }
 
 void lru_gen_end_writeback(struct folio *folio)
@@ -309,19 +288,32 @@ unsigned long lru_gen_evictable_size(struct lruvec *lruvec, int type)
 	return total;
 }
 
-/* protected (referenced since isolation last passed it): one gen younger */
-static bool sort_folio(struct lruvec *lruvec, struct folio *folio, int type)
+/*
+ * sort_folio(): a folio referenced since isolation last passed it is
+ * protected, one gen younger; one in a zone above the reclaim's
+ * (ineligible) moves on likewise.
+ */
+static bool sort_folio(struct lruvec *lruvec, struct folio *folio,
+		       struct scan_control *sc, int type)
 {
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	int old_gen = folio->gen - 1;
 	int new_gen = lru_gen_from_seq(lrugen->min_seq[type] + 1);
+	int zone = folio->zone;
 
-	if (!folio_test_clear(folio, PG_referenced))
-		return false;
+	/* protected */
+	if (folio_test_clear(folio, PG_referenced))
+		goto inc_gen;
 
+	/* ineligible */
+	if (zone > sc->reclaim_idx)
+		goto inc_gen;
+
+	return false;
+inc_gen:
 	folio->gen = new_gen + 1;
 	lru_gen_update_size(lruvec, folio, old_gen, new_gen);
-	list_move_tail(&folio->lru, &lrugen->folios[new_gen][type][folio->zone]);
+	list_move_tail(&folio->lru, &lrugen->folios[new_gen][type][zone]);
 	return true;
 }
 
@@ -353,7 +345,7 @@ static int scan_folios(struct lruvec *lruvec, struct scan_control *sc,
 	gen = lru_gen_from_seq(lrugen->min_seq[type]);
 
 	for (i = MAX_NR_ZONES; i > 0; i--) {
-		int zone = (MAX_NR_ZONES - 1 + i) % MAX_NR_ZONES;
+		int zone = (sc->reclaim_idx + i) % MAX_NR_ZONES;
 		struct list_head *head = &lrugen->folios[gen][type][zone];
 
 		while (!list_empty(head)) {
@@ -365,7 +357,7 @@ static int scan_folios(struct lruvec *lruvec, struct scan_control *sc,
 
 			scanned++;
 
-			if (sort_folio(lruvec, folio, type))
+			if (sort_folio(lruvec, folio, sc, type))
 				;
 			else if (isolate_folio(lruvec, folio)) {
 				list_add(&folio->lru, list);
@@ -381,7 +373,10 @@ static int scan_folios(struct lruvec *lruvec, struct scan_control *sc,
 	}
 
 	*isolatedp = isolated;
-	/* no eligible folios: report progress only if the batch ran out */
+	/*
+	 * There might not be eligible folios due to reclaim_idx. Check the
+	 * remaining to prevent livelock if it's not making progress.
+	 */
 	return isolated || !remaining ? scanned : 0;
 }
 
@@ -596,7 +591,9 @@ static void free_folio(struct lruvec *lruvec, struct folio *folio)
 	void (*hook)(struct folio *) = READ_ONCE(mlf_free_folio_hook);
 	int type = folio_is_file_lru(folio);
 
-	atomic_long_add(-1, &lruvec_memcg(lruvec)->usage);
+	/* the last folio_put(): mem_cgroup_uncharge(), the page freed */
+	page_counter_uncharge(&lruvec_memcg(lruvec)->memory, 1);
+	zone_free_page(&lruvec_pgdat(lruvec)->node_zones[folio->zone]);
 	/* evict_folios(): __count_vm_events(PGSTEAL_ANON + type, reclaimed) */
 	__count_vm_events(PGSTEAL_ANON + type, 1);
 	if (hook)
@@ -720,6 +717,7 @@ static int evict_folios(struct lruvec *lruvec, struct scan_control *sc,
 	int scanned = lru_gen_evict_begin(lruvec, sc, swappiness, &ev);
 
 	lru_gen_evict_finish(&ev, sc);
+	trace_mlf_evict(MLF_EVICT_BATCH, lruvec, sc);
 	return scanned;
 }
 
@@ -800,13 +798,10 @@ static long get_nr_to_scan(struct lruvec *lruvec, struct scan_control *sc,
 	return try_to_inc_max_seq(lruvec, max_seq) ? -1 : 0;
 }
 
-static bool should_abort_scan(struct scan_control *sc)
-{
-	return sc->nr_to_reclaim && sc->nr_reclaimed >= sc->nr_to_reclaim;
-}
-
 bool lru_gen_try_to_shrink_lruvec(struct lruvec *lruvec,
-				  struct scan_control *sc)
+				  struct scan_control *sc,
+				  bool (*should_abort_scan)(struct lruvec *,
+							    struct scan_control *))
 {
 	long nr_to_scan;
 	unsigned long scanned = 0;
@@ -814,8 +809,11 @@ bool lru_gen_try_to_shrink_lruvec(struct lruvec *lruvec,
 
 	while (true) {
 		int delta;
+		struct mlf_nr_to_scan probe = { .sc = sc };
 
 		nr_to_scan = get_nr_to_scan(lruvec, sc, swappiness);
+		probe.nr_to_scan = nr_to_scan;
+		trace_mlf_evict(MLF_EVICT_NR_TO_SCAN, lruvec, &probe);
 		if (nr_to_scan <= 0)
 			break;
 
@@ -828,7 +826,7 @@ bool lru_gen_try_to_shrink_lruvec(struct lruvec *lruvec,
 		if (scanned >= nr_to_scan)
 			break;
 
-		if (should_abort_scan(sc))
+		if (should_abort_scan(lruvec, sc))
 			break;
 
 		cond_resched();

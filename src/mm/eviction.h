@@ -92,6 +92,14 @@ enum mlf_evict_event {
 	MLF_EVICT_THROTTLE,	/* a throttle decision: arg = decision */
 	MLF_EVICT_ISOLATED,	/* folios isolated and counted: arg = eviction */
 	MLF_EVICT_DONE,		/* put back / freed and uncounted: arg = eviction */
+	MLF_EVICT_NR_TO_SCAN,	/* get_nr_to_scan() returned: arg = mlf_nr_to_scan */
+	MLF_EVICT_BATCH,	/* evict_folios() returned: arg = the scan_control */
+};
+
+/* what try_to_shrink_lruvec()'s get_nr_to_scan() said, under which sc */
+struct mlf_nr_to_scan {
+	const struct scan_control *sc;
+	long nr_to_scan;
 };
 
 struct mlf_throttle_decision {
@@ -107,12 +115,6 @@ typedef void (*mlf_evict_probe_t)(enum mlf_evict_event event,
 extern mlf_evict_probe_t mlf_evict_probe;
 
 /* ---- what lru_gen_shrink_node() calls that the port leaves out ---- */
-
-/* the memcg LRU is the point of the port: memcgs are never disabled */
-static inline bool mem_cgroup_disabled(void)
-{
-	return false;
-}
 
 /* folios go onto the LRU at once here: no per-CPU batches to drain */
 static inline void lru_add_drain(void)
@@ -138,8 +140,11 @@ static inline bool can_reclaim_anon_pages(struct mem_cgroup *memcg, int nid,
 /* ---- entry points ---- */
 
 void lru_gen_init_folios(struct lruvec *lruvec);
+/* try_to_shrink_lruvec(): its loop stops on @should_abort_scan (vmscan.c's) */
 bool lru_gen_try_to_shrink_lruvec(struct lruvec *lruvec,
-				  struct scan_control *sc);
+				  struct scan_control *sc,
+				  bool (*should_abort_scan)(struct lruvec *,
+							    struct scan_control *));
 bool lru_gen_lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc);
 int get_swappiness(struct lruvec *lruvec, struct scan_control *sc);
 /* the evictable size of @type: its pages from min_seq to max_seq */

@@ -129,14 +129,23 @@ struct folio {
 	atomic_long_t nr_throttled_isolated;            \
 	int kswapd_failures;		/* Number of 'reclaimed == 0' runs */
 
+/* the shrinkers of the reclaim port (shrinker.h) */
+#define MLF_NR_SHRINKERS 2
+
 /*
- * struct mem_cgroup: the parent (stats of a dying memcg go there), the
- * charge, in pages, and swappiness (memory.min / memory.low: memcg->memory,
- * memcontrol.h).
+ * struct mem_cgroup_per_node: for each shrinker, the work deferred for
+ * this memcg on this node (the shrinker_info's nr_deferred) and the
+ * objects on its list_lru for this memcg and node
+ */
+#define MEMCG_PN_EVICTION_FIELDS                          \
+	atomic_long_t nr_deferred[MLF_NR_SHRINKERS];      \
+	atomic_long_t nr_items[MLF_NR_SHRINKERS];
+
+/*
+ * struct mem_cgroup: swappiness (the parent, the charge and memory.min /
+ * memory.low: memcontrol.h and page_counter.h)
  */
 #define MEMCG_EVICTION_FIELDS            \
-	struct mem_cgroup *parent;       \
-	atomic_long_t usage;             \
 	int swappiness;
 
 #endif

@@ -2,11 +2,15 @@
 /*
  * The memcg life cycle around the memcg LRU, after mm/memcontrol.c:
  * allocation, css online / offline, the last reference, css_released, and
- * css_free after a grace period.
+ * css_free after a grace period; and for the reclaim build the hierarchy
+ * that reclaim's protection is computed over: mem_cgroup_iter() and
+ * mem_cgroup_calculate_protection() (and _path(), stable 6.12.y).
  */
 #include "memcontrol.h"
 
 static atomic_long_t nr_allocated;
+
+struct mem_cgroup *root_mem_cgroup;
 
 struct mem_cgroup *mem_cgroup_alloc(int id)
 {
@@ -15,6 +19,9 @@ struct mem_cgroup *mem_cgroup_alloc(int id)
 
 	memcg->id = id;
 	atomic_long_set(&memcg->refcnt, 1);
+	INIT_LIST_HEAD(&memcg->children);
+	INIT_LIST_HEAD(&memcg->sibling);
+	page_counter_init(&memcg->memory, NULL, true);
 	for (nid = 0; nid < MAX_NUMNODES; nid++) {
 		struct mem_cgroup_per_node *pn;
 
@@ -30,6 +37,14 @@ struct mem_cgroup *mem_cgroup_alloc(int id)
 	return memcg;
 }
 
+void mem_cgroup_link_parent(struct mem_cgroup *memcg, struct mem_cgroup *parent)
+{
+	memcg->parent = parent;
+	memcg->memory.parent = &parent->memory;
+	list_add_tail(&memcg->sibling, &parent->children);
+	css_get(parent);
+}
+
 long mem_cgroup_nr_allocated(void)
 {
 	return atomic_long_read(&nr_allocated);
@@ -41,20 +56,53 @@ void mem_cgroup_css_online(struct mem_cgroup *memcg)
 	WRITE_ONCE(memcg->online, true);
 }
 
+#ifndef MLF_KERNEL_TREE
+#ifdef MLF_EVICTION
+#include "shrinker.h"
+
+/* the kmem side of going offline: the list_lru items go to the parent */
+static void memcg_offline_kmem(struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *parent;
+
+	if (unlikely(mem_cgroup_is_root(memcg)))
+		return;
+
+	parent = parent_mem_cgroup(memcg);
+	if (!parent)
+		parent = root_mem_cgroup;
+
+	memcg_reparent_list_lrus(memcg, parent);
+}
+#else
+/* no shrinkers in this build */
+static inline void memcg_offline_kmem(struct mem_cgroup *memcg)
+{
+	(void)memcg;
+}
+
+static inline void reparent_shrinker_deferred(struct mem_cgroup *memcg)
+{
+	(void)memcg;
+}
+#endif
+
 /*
  * The css_offline callback, mm/memcontrol.c's mem_cgroup_css_offline()
- * reduced to what reaches the memcg LRU: memory.min and memory.low go to
- * zero (page_counter_set_min/low(&memcg->memory, 0)), and the memcg moves
- * to the old generation so that reclaim gets to it first. The memcg is
- * still online while this runs: CSS_ONLINE is cleared after it returns
- * (css_offline() below).
+ * reduced to what reaches reclaim: memory.min and memory.low go to zero
+ * (page_counter_set_min/low(&memcg->memory, 0)), the shrinkers' objects
+ * and deferred work go to the parent, and the memcg moves to the old
+ * generation so that reclaim gets to it first. The memcg is still online
+ * while this runs: CSS_ONLINE is cleared after it returns (css_offline()
+ * below).
  */
-#ifndef MLF_KERNEL_TREE
 void mem_cgroup_css_offline(struct mem_cgroup *memcg)
 {
 	page_counter_set_min(&memcg->memory, 0);
 	page_counter_set_low(&memcg->memory, 0);
 
+	memcg_offline_kmem(memcg);
+	reparent_shrinker_deferred(memcg);
 	lru_gen_offline_memcg(memcg);
 }
 
@@ -117,8 +165,141 @@ static void css_free_rcu_fn(struct rcu_head *head)
 
 void css_release(struct mem_cgroup *memcg)
 {
+	/* css_release_work_fn(): off the parent's children, then the callback */
+	if (memcg->parent)
+		list_del_init(&memcg->sibling);
 	mem_cgroup_css_released(memcg);
 
 	/* readers may still stand on the lrugens: free after a grace period */
 	call_rcu(&memcg->rcu, css_free_rcu_fn);
 }
+
+#ifdef MLF_EVICTION
+/******************************************************************************
+ *                          the hierarchy and protection
+ ******************************************************************************/
+
+/* the mount option and sysctl reclaim reads: the harness sets them */
+bool mlf_memory_recursiveprot;
+int sysctl_numa_balancing_mode;
+
+/*
+ * css_next_descendant_pre(): the next memcg after @pos in a pre-order walk
+ * of @root's subtree (@root itself first). The kernel follows the css's
+ * children and sibling lists under RCU; the harness changes them only
+ * between reclaim runs.
+ */
+static struct mem_cgroup *memcg_next_descendant_pre(struct mem_cgroup *pos,
+						    struct mem_cgroup *root)
+{
+	if (!pos)
+		return root;
+
+	/* visit the first child if exists */
+	if (!list_empty(&pos->children))
+		return list_first_entry(&pos->children, struct mem_cgroup, sibling);
+
+	/* no child, visit my or the closest ancestor's next sibling */
+	while (pos != root) {
+		if (pos->sibling.next != &pos->parent->children)
+			return list_next_entry(pos, sibling);
+		pos = pos->parent;
+	}
+
+	return NULL;
+}
+
+/*
+ * mem_cgroup_iter() without a reclaim cookie (a full walk, as kswapd's):
+ * each memcg of @root's subtree in pre-order, skipping those whose last
+ * reference is gone, with a reference the next call (or the caller) drops.
+ */
+struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root,
+				   struct mem_cgroup *prev, void *reclaim)
+{
+	struct mem_cgroup *pos = prev;
+
+	(void)reclaim;
+	if (!root)
+		root = root_mem_cgroup;
+
+	rcu_read_lock();
+	while ((pos = memcg_next_descendant_pre(pos, root))) {
+		/*
+		 * Verify the css and acquire a reference.  The root
+		 * is provided by the caller, so we know it's alive
+		 * and kicking, and don't take an extra reference.
+		 */
+		if (pos == root || mem_cgroup_tryget(pos))
+			break;
+	}
+	rcu_read_unlock();
+
+	if (prev && prev != root)
+		mem_cgroup_put(prev);
+
+	return pos;
+}
+
+/**
+ * mem_cgroup_calculate_protection - check if memory consumption is in the normal range
+ * @root: the top ancestor of the sub-tree being checked
+ * @memcg: the memory cgroup to check
+ *
+ * WARNING: This function is not stateless! It can only be used as part
+ *          of a top-down tree iteration, not for isolated queries.
+ */
+void mem_cgroup_calculate_protection(struct mem_cgroup *root,
+				     struct mem_cgroup *memcg)
+{
+	bool recursive_protection = READ_ONCE(mlf_memory_recursiveprot);
+
+	if (mem_cgroup_disabled())
+		return;
+
+	if (!root)
+		root = root_mem_cgroup;
+
+	page_counter_calculate_protection(&root->memory, &memcg->memory, recursive_protection);
+}
+
+/**
+ * mem_cgroup_calculate_protection_path - compute protection along a path
+ * @root: the top ancestor of the sub-tree being checked (NULL for root_mem_cgroup)
+ * @memcg: the target memory cgroup
+ *
+ * Walk the ancestor path from @root down to @memcg and compute the effective
+ * protection at each level.  This is safe for isolated queries because it
+ * ensures parents are computed before children.
+ *
+ * The kernel indexes the cgroup's ancestors[] by level; the port climbs
+ * the parents into an array first (a path is at most as deep as the pool).
+ */
+void mem_cgroup_calculate_protection_path(struct mem_cgroup *root,
+					  struct mem_cgroup *memcg)
+{
+	bool recursive_protection = READ_ONCE(mlf_memory_recursiveprot);
+	struct mem_cgroup *path[MLF_MAX_MEMCG_DEPTH];
+	int level = 0, i;
+
+	if (mem_cgroup_disabled())
+		return;
+
+	if (!root)
+		root = root_mem_cgroup;
+
+	if (memcg == root)
+		return;
+
+	for (; memcg && memcg != root && level < MLF_MAX_MEMCG_DEPTH;
+	     memcg = parent_mem_cgroup(memcg))
+		path[level++] = memcg;
+
+	rcu_read_lock();
+	for (i = level - 1; i >= 0; i--)
+		page_counter_calculate_protection(&root->memory,
+						  &path[i]->memory,
+						  recursive_protection);
+	rcu_read_unlock();
+}
+#endif /* MLF_EVICTION */

@@ -11,18 +11,30 @@
  *   --last put--> dead (tryget fails) --released--> unlinked
  *   --grace period--> freed (poisoned first)
  *
- * What reclaim would find in a memcg (protection, success, size) is not
- * modelled from pages here: the harness sets it in memcg->shrink, and the
- * modelled shrink_one() reads it.
+ * In the memcg_lru build what reclaim would find in a memcg (protection,
+ * success, size) is not modelled from pages: the harness sets it in
+ * memcg->shrink, and the modelled shrink_one() reads it. The reclaim build
+ * (MLF_EVICTION) has the hierarchy, the hierarchical charge
+ * (page_counter.c) and the effective protection mem_cgroup_calculate_
+ * protection() computes over it (memcontrol.c).
  */
 #ifndef _MLF_MM_MEMCONTROL_H
 #define _MLF_MM_MEMCONTROL_H
 
+#include "kernel/list.h"
+
 #include "mmzone.h"
+#include "page_counter.h"
+
+/* the deepest memcg below the root that the port walks a path from */
+#define MLF_MAX_MEMCG_DEPTH 32
 
 struct mem_cgroup_per_node {
 	struct lruvec lruvec;
 	struct mem_cgroup *memcg;	/* back pointer */
+#ifdef MLF_EVICTION
+	MEMCG_PN_EVICTION_FIELDS
+#endif
 };
 
 /*
@@ -43,33 +55,23 @@ struct mem_cgroup_shrink_outcome {
 	u8 nr_reclaimed;	/* pages one visit reclaims */
 };
 
-/* struct page_counter, reduced to memory.min and memory.low, in pages */
-struct page_counter {
-	unsigned long min;
-	unsigned long low;
-};
-
-/* mm/page_counter.c, without the propagation to the parent's usage */
-static inline void page_counter_set_min(struct page_counter *counter,
-					unsigned long nr)
-{
-	WRITE_ONCE(counter->min, nr);
-}
-
-static inline void page_counter_set_low(struct page_counter *counter,
-					unsigned long nr)
-{
-	WRITE_ONCE(counter->low, nr);
-}
-
 struct mem_cgroup {
 	/* the harness's name for this memcg: m<id> in traces */
 	int id;
 	/*
-	 * memory.min and memory.low: what the reclaim build's protection
-	 * reads (eviction.c); the modelled build reads memcg->shrink instead
+	 * The hierarchical usage, memory.min and memory.low and their
+	 * effective values: what the reclaim build's protection reads; the
+	 * modelled build reads memcg->shrink instead
 	 */
 	struct page_counter memory;
+	/*
+	 * The hierarchy (the css's parent, children and sibling): NULL and
+	 * empty in the flat worlds (memcg_lru, the concurrent engines), a
+	 * tree below root_mem_cgroup in the reclaim build
+	 */
+	struct mem_cgroup *parent;
+	struct list_head children;
+	struct list_head sibling;
 	/* css reference count; online holds the base reference */
 	atomic_long_t refcnt;
 	/* css online flag */
@@ -120,10 +122,79 @@ static inline void css_get(struct mem_cgroup *memcg)
  */
 bool mem_cgroup_put(struct mem_cgroup *memcg);
 
+/* the root of the hierarchy (the reclaim build's); NULL in the flat worlds */
+extern struct mem_cgroup *root_mem_cgroup;
+
+static inline bool mem_cgroup_is_root(struct mem_cgroup *memcg)
+{
+	return memcg == root_mem_cgroup;
+}
+
+/* the memcg LRU is the point of the port: memcgs are never disabled */
+static inline bool mem_cgroup_disabled(void)
+{
+	return false;
+}
+
+static inline struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg)
+{
+	return memcg->parent;
+}
+
 #ifdef MLF_EVICTION
-/* from memory.min / memory.low and the charge: src/mm/eviction.c */
-bool mem_cgroup_below_min(struct mem_cgroup *target, struct mem_cgroup *memcg);
-bool mem_cgroup_below_low(struct mem_cgroup *target, struct mem_cgroup *memcg);
+/*
+ * <linux/memcontrol.h>'s protection queries, on the effective values that
+ * mem_cgroup_calculate_protection() computed last
+ */
+static inline bool mem_cgroup_unprotected(struct mem_cgroup *target,
+					  struct mem_cgroup *memcg)
+{
+	/*
+	 * The root memcg doesn't account charges, and doesn't support
+	 * protection. The target memcg's protection is ignored, see
+	 * mem_cgroup_calculate_protection() and mem_cgroup_protection()
+	 */
+	return mem_cgroup_disabled() || mem_cgroup_is_root(memcg) ||
+		memcg == target;
+}
+
+static inline bool mem_cgroup_below_low(struct mem_cgroup *target,
+					struct mem_cgroup *memcg)
+{
+	if (mem_cgroup_unprotected(target, memcg))
+		return false;
+
+	return READ_ONCE(memcg->memory.elow) >=
+		page_counter_read(&memcg->memory);
+}
+
+static inline bool mem_cgroup_below_min(struct mem_cgroup *target,
+					struct mem_cgroup *memcg)
+{
+	if (mem_cgroup_unprotected(target, memcg))
+		return false;
+
+	return READ_ONCE(memcg->memory.emin) >=
+		page_counter_read(&memcg->memory);
+}
+
+/*
+ * cgroup2's memory_recursiveprot mount option (CGRP_ROOT_MEMORY_RECURSIVE_PROT
+ * in cgrp_dfl_root.flags): the harness sets it per input
+ */
+extern bool mlf_memory_recursiveprot;
+/* sysctl kernel.numa_balancing: memory tiering (WMARK_PROMO) or not */
+#define NUMA_BALANCING_MEMORY_TIERING 0x2
+extern int sysctl_numa_balancing_mode;
+
+/* mm/memcontrol.c: src/mm/memcontrol.c */
+void mem_cgroup_calculate_protection(struct mem_cgroup *root,
+				     struct mem_cgroup *memcg);
+void mem_cgroup_calculate_protection_path(struct mem_cgroup *root,
+					  struct mem_cgroup *memcg);
+/* pre-order over @root's subtree, a reference on each memcg returned */
+struct mem_cgroup *mem_cgroup_iter(struct mem_cgroup *root,
+				   struct mem_cgroup *prev, void *reclaim);
 #else
 static inline bool mem_cgroup_below_min(struct mem_cgroup *target,
 					struct mem_cgroup *memcg)
@@ -138,24 +209,27 @@ static inline bool mem_cgroup_below_low(struct mem_cgroup *target,
 	(void)target;
 	return READ_ONCE(memcg->shrink.below_low);
 }
-#endif
 
 /*
- * Stable kernels from 6.12.y (the backport of "mm: memcg: compute
- * protection along the path" to shrink_one()) compute the effective
- * protection of each ancestor before shrink_one() asks below_min / low.
- * Neither model here keeps a computed elow / emin: the modelled build reads
- * the outcome, the reclaim build derives protection at the query from
- * memory.min / low and the charge. Nothing is left to compute, so a tree
- * that calls it runs unchanged.
+ * The modelled build reads the outcome from memcg->shrink: nothing is
+ * computed, so a shrink_one() that asks for the protection along the
+ * path (stable 6.12.y) runs unchanged
  */
 static inline void mem_cgroup_calculate_protection_path(struct mem_cgroup *root,
 							struct mem_cgroup *memcg)
 {
 	(void)root, (void)memcg;
 }
+#endif /* MLF_EVICTION */
 
 struct mem_cgroup *mem_cgroup_alloc(int id);
+/*
+ * mem_cgroup_css_alloc()'s link to the parent: the page counter's parent,
+ * the css's children list and the css's reference on its parent, which
+ * the child holds until it is freed (css_free_rwork_fn(); here the caller
+ * drops it when it releases the child)
+ */
+void mem_cgroup_link_parent(struct mem_cgroup *memcg, struct mem_cgroup *parent);
 void mem_cgroup_css_online(struct mem_cgroup *memcg);
 /*
  * The css_offline callback: protection reset, OLD on every node; and the

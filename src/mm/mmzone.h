@@ -66,17 +66,8 @@ struct lruvec {
 #endif
 };
 
-#ifndef MAX_NR_ZONES
-#define MAX_NR_ZONES 2
-#endif
-
-/* struct zone, reduced to what should_abort_scan() reads (shrink_one.h) */
-struct zone {
-	/* !managed_zone(): zone_managed_pages() == 0 */
-	bool unmanaged;
-	/* zone_watermark_ok() for kswapd's mark: the zone is safe */
-	bool watermark_ok;
-};
+/* the zones: what should_abort_scan() reads */
+#include "zone.h"
 
 typedef struct pglist_data {
 	int node_id;

@@ -6,10 +6,10 @@
  * tree's cut (kernel/tree_reclaim.h), whose are the tree's own. So the
  * two sides of kernel_diff share only this: try_to_shrink_lruvec() and
  * lruvec_is_sizable(), modelled (outcomes read from memcg->shrink) or,
- * with MLF_EVICTION, the real eviction of eviction.c; and stubs for what
- * the harness does not model (events, slab shrinking, vmpressure, the
- * reclaim state, NUMA tiering; every zone is managed and below kswapd's
- * watermark, so kswapd does not stop early).
+ * with MLF_EVICTION, the real eviction of eviction.c and the shrinkers of
+ * shrinker.c; and stubs for what the harness does not model (events,
+ * vmpressure, the reclaim state, NUMA tiering). The zones should_abort_scan()
+ * reads are zone.h's.
  *
  * shrink_one_hook.h, included after shrink_one()'s definition, wraps its
  * calls for the walk's VISIT event and the result probe (kernel/trace.h).
@@ -26,56 +26,38 @@ static inline bool root_reclaim(struct scan_control *sc)
 
 #define compact_gap(order) (2UL << (order))
 
-/* sysctl kernel.numa_balancing: off (no memory tiering) */
+/* sysctl kernel.numa_balancing: the reclaim build's is memcontrol.h's */
+#ifndef MLF_EVICTION
 #define NUMA_BALANCING_MEMORY_TIERING 0x2
 #define sysctl_numa_balancing_mode 0
-
-enum zone_watermarks {
-	WMARK_MIN,
-	WMARK_LOW,
-	WMARK_HIGH,
-	WMARK_PROMO,
-	NR_WMARK,
-};
+#endif
 
 #ifndef MIN_LRU_BATCH
 #define MIN_LRU_BATCH 8
 #endif
 
-#define wmark_pages(zone, mark) ((void)(zone), (unsigned long)(mark))
-
-static inline bool managed_zone(struct zone *zone)
-{
-	return !READ_ONCE(zone->unmanaged);
-}
-
-static inline bool zone_watermark_ok(struct zone *z, unsigned int order,
-				     unsigned long mark, int highest_zoneidx,
-				     unsigned int alloc_flags)
-{
-	(void)order, (void)mark, (void)highest_zoneidx, (void)alloc_flags;
-	return READ_ONCE(z->watermark_ok);
-}
-
-/* events, slab shrinking, vmpressure and the reclaim state: not modelled */
+/* events, vmpressure and the reclaim state: not modelled */
 #define MEMCG_LOW 0
 #define memcg_memory_event(memcg, event) ((void)(memcg), (void)(event))
-static inline unsigned long shrink_slab(gfp_t gfp_mask, int nid,
-					struct mem_cgroup *memcg, int priority)
-{
-	(void)gfp_mask, (void)nid, (void)memcg, (void)priority;
-	return 0;
-}
 #define vmpressure(gfp, memcg, tree, scanned, reclaimed)                    \
 	((void)(gfp), (void)(memcg), (void)(tree), (void)(scanned),          \
 	 (void)(reclaimed))
 #define flush_reclaim_state(sc) ((void)(sc))
 
 #ifdef MLF_EVICTION
-/* The real eviction, from folio state: src/mm/eviction.c. */
+/* the shrinkers, with their objects: src/mm/shrinker.c */
+#include "shrinker.h"
+
+/*
+ * The real eviction, from folio state: src/mm/eviction.c. Its loop stops
+ * where the kernel's try_to_shrink_lruvec() does, on should_abort_scan()
+ * of this file (the kernel's static function, defined below).
+ */
+static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc);
+
 static bool try_to_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 {
-	return lru_gen_try_to_shrink_lruvec(lruvec, sc);
+	return lru_gen_try_to_shrink_lruvec(lruvec, sc, should_abort_scan);
 }
 
 static bool lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc)
@@ -83,6 +65,14 @@ static bool lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc)
 	return lru_gen_lruvec_is_sizable(lruvec, sc);
 }
 #else
+/* slab shrinking: not modelled in this build */
+static inline unsigned long shrink_slab(gfp_t gfp_mask, int nid,
+					struct mem_cgroup *memcg, int priority)
+{
+	(void)gfp_mask, (void)nid, (void)memcg, (void)priority;
+	return 0;
+}
+
 /*
  * Modelled: whether the aging finished and the lruvec should be rotated,
  * and what the eviction reclaimed, come from memcg->shrink.

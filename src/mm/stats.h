@@ -32,11 +32,6 @@ static inline struct lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg,
 	return get_lruvec(memcg, pgdat->node_id);
 }
 
-static inline struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg)
-{
-	return memcg->parent;
-}
-
 /* css_is_dying(): offlined; the root never dies */
 static inline bool memcg_is_dying(struct mem_cgroup *memcg)
 {

@@ -468,6 +468,28 @@ static void set_initial_priority(struct pglist_data *pgdat, struct scan_control 
 	sc->priority = clamp(priority, DEF_PRIORITY / 2, DEF_PRIORITY);
 }
 
+/*
+ * kswapd's pass over the memcg tree before it shrinks the node
+ * (kswapd_age_node()): the effective protection of every memcg, computed
+ * top-down, which shrink_one() then reads for kswapd. 6.12 also judges
+ * there whether every memcg's oldest generation is younger than
+ * min_ttl_ms and OOM-kills if so; lru_gen_min_ttl is 0 here, the sysctl's
+ * default, so nothing is judged (no generation timestamps, no OOM kill).
+ */
+static void lru_gen_age_node(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	struct mem_cgroup *memcg;
+
+	VM_WARN_ON_ONCE(!current_is_kswapd());
+
+	set_initial_priority(pgdat, sc);
+
+	memcg = mem_cgroup_iter(NULL, NULL, NULL);
+	do {
+		mem_cgroup_calculate_protection(NULL, memcg);
+	} while ((memcg = mem_cgroup_iter(NULL, memcg, NULL)));
+}
+
 static void lru_gen_shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
 {
 	struct blk_plug plug;
@@ -550,5 +572,10 @@ void mlf_shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
 	mlf_walk_begin(&walk);
 	lru_gen_shrink_node(pgdat, sc);
 	mlf_walk_end();
+}
+
+void mlf_age_node(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	lru_gen_age_node(pgdat, sc);
 }
 #endif

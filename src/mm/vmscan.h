@@ -59,6 +59,8 @@ void mlf_rotate_memcg(struct lruvec *lruvec, int op);
 #ifdef MLF_EVICTION
 /* lru_gen_shrink_node(): a node's global reclaim (the reclaim port) */
 void mlf_shrink_node(struct pglist_data *pgdat, struct scan_control *sc);
+/* lru_gen_age_node(): kswapd's top-down pass before it shrinks a node */
+void mlf_age_node(struct pglist_data *pgdat, struct scan_control *sc);
 #endif
 
 #endif
