@@ -65,6 +65,20 @@ static int pick_memcg(const struct mlf_records *in,
 	return mlf_rng_below(g, h->pool_size);
 }
 
+/* the memcg of the input's last online op, or m0 */
+static int last_online(const struct mlf_records *in)
+{
+	struct mlf_reclaim_header hh;
+	struct mlf_reclaim_op op;
+	size_t i;
+
+	for (i = in->n; i-- > 0;)
+		if (decode_record(in->header, &in->r[i], &hh, &op) &&
+		    op.kind == RECLAIM_OP_ONLINE)
+			return op.memcg;
+	return 0;
+}
+
 static void random_op(const struct mlf_records *in,
 		      const struct mlf_reclaim_header *h, struct mlf_rng *g,
 		      struct mlf_reclaim_op *op)
@@ -108,9 +122,22 @@ static void random_op(const struct mlf_records *in,
 	op->nodes = mlf_rng_next(g);
 	op->order = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, 4) : 0;
 	op->zones = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, MAX_NR_ZONES + 1) : 0;
-	op->others = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, 4) : 0;
-	/* a child of a memcg the input uses, half of the time */
-	op->parent = mlf_rng_one_in(g, 2) ? 0 : 1 + pick_memcg(in, h, g);
+	/* others reclaim while the walk yields: stale walks, young TAILs */
+	op->others = mlf_rng_one_in(g, 3) ? 1 + mlf_rng_below(g, 3) : 0;
+	/*
+	 * a child of the root, of a memcg the input uses, or of the one its
+	 * last online names: trees of depth three and more
+	 */
+	switch (mlf_rng_below(g, 4)) {
+	case 0:
+		op->parent = 0;
+		break;
+	case 1:
+		op->parent = 1 + last_online(in);
+		break;
+	default:
+		op->parent = 1 + pick_memcg(in, h, g);
+	}
 	op->zone_managed = mlf_rng_next(g);
 	op->zone_min = mlf_rng_below(g, 64);
 	op->zone_gap = mlf_rng_below(g, 16);

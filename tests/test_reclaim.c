@@ -363,6 +363,142 @@ TEST(protect_decision_in_a_walk)
 	teardown();
 }
 
+
+/* an op of the reclaim world, set field by field */
+static void apply(struct mlf_reclaim_op o)
+{
+	reclaim_world_apply(&rw, &o);
+}
+
+/*
+ * The hierarchy: a grandchild of the root gets its share of its parent's
+ * effective memory.min (mem_cgroup_calculate_protection_path(), top down),
+ * which the model computes itself; a parent with an online child cannot
+ * go offline; the charge counts at every level up to the root.
+ */
+TEST(grandchild_protection)
+{
+	struct mlf_reclaim_op o = { .kind = RECLAIM_OP_ONLINE, .memcg = 1,
+				    .parent = 1 };
+	struct mem_cgroup *parent, *child;
+	struct mlf_protect_visit v;
+
+	setup(0, 0);
+	apply(o);
+	parent = rw.w.cs.slots[0].memcg;
+	child = rw.w.cs.slots[1].memcg;
+	EXPECT(child->parent == parent);
+	op(RECLAIM_OP_ADD, 1, 0, LRU_GEN_FILE, 12);
+	EXPECT_EQ(page_counter_read(&parent->memory), 12);
+	EXPECT_EQ(page_counter_read(&rw.rcs.root->memory), 12);
+	apply((struct mlf_reclaim_op){ .kind = RECLAIM_OP_PROTECT, .memcg = 0,
+				       .min = 8 });
+	apply((struct mlf_reclaim_op){ .kind = RECLAIM_OP_PROTECT, .memcg = 1,
+				       .min = 20 });
+	/* the parent affords 8 of the child's claim of 12 */
+	mem_cgroup_calculate_protection_path(NULL, child);
+	EXPECT_EQ(child->memory.emin, 8);
+	EXPECT(!mem_cgroup_below_min(NULL, child));
+	protect_visit_begin(&rw.rcs, lv(1, 0), &v);
+	EXPECT_EQ(v.emin, 8);
+	EXPECT_EQ(v.usage, 12);
+	/* rmdir of a parent with an online child: -EBUSY */
+	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
+	EXPECT_EQ(rw.w.cs.slots[0].state, SLOT_ONLINE);
+	op(RECLAIM_OP_OFFLINE, 1, 0, 0, 0);
+	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
+	EXPECT_EQ(rw.w.cs.slots[0].state, SLOT_OFFLINE);
+	EXPECT_CLEAN();
+	teardown();
+}
+
+/*
+ * reclaim.abort: a kswapd walk stops once the zone it may reclaim from is
+ * above its high watermark + MIN_LRU_BATCH, and the check fails a batch
+ * after one that met the condition.
+ */
+TEST(kswapd_stops_at_high_watermark)
+{
+	struct mlf_reclaim_op z = { .kind = RECLAIM_OP_ZONE, .node = 0,
+				    .zone = 0, .zone_managed = 100,
+				    .zone_min = 10, .zone_gap = 5,
+				    .zone_free = 20 };
+	struct mlf_reclaim_op r = { .kind = RECLAIM_OP_RECLAIM, .node = 0,
+				    .kswapd = 1, .zones = 1 };
+	struct mlf_reclaim_run run = { .nid = 0, .kswapd = true,
+				       .nr_to_reclaim = ULONG_MAX,
+				       .abort_due = true, .abort_why = "test" };
+	struct mlf_failure f;
+
+	setup(0, 0);
+	op(RECLAIM_OP_ONLINE, 1, 0, 0, 0);
+	op(RECLAIM_OP_ADD, 0, 0, LRU_GEN_FILE, 16);
+	op(RECLAIM_OP_ADD, 1, 0, LRU_GEN_FILE, 16);
+	op(RECLAIM_OP_AGE, 0, 0, 0, 0);
+	op(RECLAIM_OP_AGE, 0, 0, 0, 0);
+	op(RECLAIM_OP_AGE, 1, 0, 0, 0);
+	op(RECLAIM_OP_AGE, 1, 0, 0, 0);
+	apply(z);
+	apply(r);
+	/* 8 more pages than the high watermark's 20 + 8: two batches */
+	EXPECT_EQ(rw.folios_freed, 16);
+	EXPECT_CLEAN();
+	rw.rcs.run = &run;
+	EXPECT(!check_abort_batch(&rw.rcs, &f));
+	EXPECT_STREQ(f.check, "reclaim.abort");
+	rw.rcs.run = NULL;
+	teardown();
+}
+
+/* zone.free: a page that did not go back to its zone is caught */
+TEST(zone_free_catches_a_lost_page)
+{
+	struct mlf_failure f;
+	struct zone *zone;
+
+	setup(8, 0);
+	reclaim(0, 0, 0, false);
+	EXPECT(rw.folios_freed > 0);
+	EXPECT(check_zone_free(&rw.rcs, &f));
+	zone = &rw.w.cs.nodes[0].node_zones[0];
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -1);
+	EXPECT(!check_zone_free(&rw.rcs, &f));
+	EXPECT_STREQ(f.check, "zone.free");
+	__mod_zone_page_state(zone, NR_FREE_PAGES, 1);
+	EXPECT_CLEAN();
+	teardown();
+}
+
+/*
+ * slab.scan: at priority 0 a shrinker of 200 objects, default seeks, is
+ * asked 400 (capped at twice its objects) and scans them all; the model
+ * agrees, and a deferred count changed by hand is caught at the next call.
+ */
+TEST(slab_scan_follows_the_formula)
+{
+	struct mlf_reclaim_op s = { .kind = RECLAIM_OP_SLAB, .memcg = 0,
+				    .node = 0, .shrinker = 0, .objects = 200 };
+	struct mem_cgroup *memcg;
+
+	setup(16, 0);
+	memcg = rw.w.cs.slots[0].memcg;
+	apply(s);
+	reclaim(0, 0, 0, false);
+	EXPECT_CLEAN();
+	EXPECT_EQ(mlf_slab_objects(memcg, 0, 0), 0);
+	EXPECT_EQ(rw.rcs.model.objects[0][1][0], 0);
+	teardown();
+
+	setup(16, 0);
+	memcg = rw.w.cs.slots[0].memcg;
+	apply(s);
+	atomic_long_add(5, &memcg->nodeinfo[0]->nr_deferred[0]);
+	reclaim(0, 0, 0, false);
+	EXPECT_STREQ(testlib_caught.check, "slab.scan");
+	testlib_caught.count = 0;
+	teardown();
+}
+
 int main(void)
 {
 	printf("test_reclaim: %s\n", MLF_ISO_NAME);

@@ -16,6 +16,7 @@
 #include "reclaim_world.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,7 +158,17 @@ static void slab_probe(const struct mlf_slab_call *call)
 
 void reclaim_world_states_attach(unsigned char *feedback, size_t size)
 {
-	mlf_states_attach("reclaim", op_names, RECLAIM_OP_NR, feedback, size);
+	static char tree_names[RECLAIM_OP_NR][24];
+	static const char *names[ST_NR_KINDS];
+	int k;
+
+	for (k = 0; k < RECLAIM_OP_NR; k++) {
+		names[k] = op_names[k];
+		snprintf(tree_names[k], sizeof(tree_names[k]), "tree:%s",
+			 op_names[k]);
+		names[ST_TREE_KIND + k] = tree_names[k];
+	}
+	mlf_states_attach("reclaim", names, ST_NR_KINDS, feedback, size);
 }
 
 /* The cells an op would meet, noted only if it applies. */
@@ -178,6 +189,9 @@ static void cells_before(const struct mlf_reclaim_world *rw,
 	switch (op->kind) {
 	case RECLAIM_OP_RECLAIM:
 		return;		/* its cells are the memcgs it visits */
+	case RECLAIM_OP_ZONE:
+	case RECLAIM_OP_SYSCTL:
+		return;		/* no memcg */
 	case RECLAIM_OP_TOUCH:
 		k = op->folio % MLF_RECLAIM_MAX_FOLIOS;
 		if (k >= m->nr || !m->used[k])
@@ -197,6 +211,8 @@ static void cells_before(const struct mlf_reclaim_world *rw,
 	case RECLAIM_OP_AGE:
 	case RECLAIM_OP_PARK:
 	case RECLAIM_OP_SHADOW:
+	case RECLAIM_OP_SOFT:
+	case RECLAIM_OP_SLAB:
 		node = op->node;
 		break;
 	}
@@ -210,12 +226,27 @@ static void cells_before(const struct mlf_reclaim_world *rw,
 	}
 }
 
+/* a memcg's two cells: on the memcg LRU, and in the tree (states.h) */
+static void note_cell(const struct mlf_state_cell *c)
+{
+	struct mlf_state_cell lru = *c, tree = {
+		.kind = ST_TREE_KIND + c->kind, .stage = c->stage,
+		.gen = ST_NO_GEN, .seg = ST_NO_SEG, .pos = ST_NO_POS,
+		.len = ST_NO_LEN, .depth = c->depth, .dying = c->dying,
+	};
+
+	lru.depth = ST_DEPTH1;
+	lru.dying = ST_DYING0;
+	mlf_state_note(&lru);
+	mlf_state_note(&tree);
+}
+
 static void note_cells(const struct op_cells *oc)
 {
 	int i;
 
 	for (i = 0; i < oc->n; i++)
-		mlf_state_note(&oc->c[i]);
+		note_cell(&oc->c[i]);
 }
 
 /*
@@ -243,7 +274,7 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 			mlf_state_cell_of(&cur->w.cs, slot,
 					  lruvec->pgdat->node_id,
 					  RECLAIM_OP_RECLAIM, &c);
-			mlf_state_note(&c);
+			note_cell(&c);
 		}
 		break;
 	case MLF_WALK_TRYGET_FAILED:
@@ -515,10 +546,21 @@ static void resched_hook(const char *where)
 		.kswapd = 1,
 	};
 
+	struct mlf_entropy *e = &mlf_current()->entropy;
+
 	(void)where;
 	if (!rw || !rw->others_due || !rw->rcs.run || rw->rcs.run->outer)
 		return;
 	nested.node = rw->rcs.run->nid;
+	/*
+	 * From here the op's draws that are left, then a generator seeded by
+	 * the op: a walk that others left on the young generation sends the
+	 * memcgs it meets to random bins of the generation it walks, and may
+	 * meet them again; draws of 0 once the op's run out would send them
+	 * to one bin, and the walk would meet them forever
+	 */
+	mlf_entropy_seed_after(e->bytes + e->pos, e->len - e->pos,
+			       0x6d6c66ULL + (u64)mlf_current_op);
 	while (rw->others_due) {
 		rw->others_due--;
 		apply_reclaim(rw, &nested);

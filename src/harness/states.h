@@ -17,6 +17,9 @@
  *            build; memcg_lru's memcgs have no parent: 1)
  *   dying    how many of its ancestors are dying: 0 | 1 | 2+
  *
+ * The reclaim build notes each memcg as two cells, one per family: its
+ * place on the memcg LRU and its place in the tree (ST_TREE_KIND below).
+ *
  * The drivers (world.c, reclaim_world.c) note cells only when a table is
  * attached (mlf_states); tools/mlf cov --states attaches one through the
  * replay driver (MLF_STATES=file) and prints what a corpus reached. A
@@ -38,7 +41,15 @@ enum { ST_LEN1, ST_LEN2, ST_LEN3, ST_NO_LEN, ST_NR_LENS };
 enum { ST_DEPTH1, ST_DEPTH2, ST_DEPTH3, ST_NR_DEPTHS };
 enum { ST_DYING0, ST_DYING1, ST_DYING2, ST_NR_DYINGS };
 
-#define ST_NR_KINDS 32
+#define ST_NR_KINDS 64
+/*
+ * The reclaim build notes a memcg twice: its place on the memcg LRU (the
+ * op's kind, depth and dying ancestors folded to 1 and 0), and its place
+ * in the tree (kind ST_TREE_KIND + the op's, no gen, seg, pos or len):
+ * the two are independent in the code, and their product would be more
+ * cells than a campaign meets.
+ */
+#define ST_TREE_KIND 32
 
 #define ST_NR_CELLS                                                      \
 	(ST_NR_KINDS * ST_NR_STAGES * ST_NR_GENS * ST_NR_SEGS * ST_NR_POS * \

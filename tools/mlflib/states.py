@@ -4,6 +4,9 @@ cells can be met at all and why the others cannot, and the table.
 
 A cell is (kind, stage, gen, seg, pos, len, depth, dying): the memcg an op
 acts on, as the op finds it (a reclaim walk: each memcg it visits). The
+reclaim build notes two cells per memcg, one per family: its place on the
+memcg LRU (depth and dying folded to 1 and 0) and its place in the tree
+(kind "tree:<op>", no gen, seg, pos or len). The
 replay driver writes the cells it met when MLF_STATES names a file, one
 line per cell: "<target> <kind> <stage> <gen> <seg> <pos> <len> <depth>
 <dying> <count>". reachable() lists every cell of a target with None, or
@@ -64,6 +67,8 @@ RECLAIM_KINDS = collections.OrderedDict([
     ("park", (LIVE, "an eviction starts on a memcg with a reference")),
     ("unpark", (LIVE, "a parked eviction holds its memcg's css")),
     ("shadow", (WITH_MEMCG, "shadow needs a memcg")),
+    ("soft", (LIVE, "soft reclaim rotates a memcg the harness holds a reference to")),
+    ("slab", (("online",), "kmem objects are charged to an online memcg")),
 ])
 
 KINDS = {"memcg_lru": MEMCG_LRU_KINDS, "reclaim": RECLAIM_KINDS}
@@ -73,23 +78,25 @@ THIRD = ("seq.valid_gens: the third generation is empty whenever an op begins, "
 WALK_OLD = "a walk visits the generation it walks: the old one (shrink_many)"
 LINKED_LIVE = ("a memcg is linked on every node from online until it is dead: only "
                "css_released, or a walk whose tryget failed, unlinks it")
-NO_HEAD = ("reclaim_world.c has no soft-reclaim op, the only caller of MEMCG_LRU_HEAD: "
-           "a gap of the harness (memcg v1's soft limit reclaim reaches it in the kernel)")
-YOUNG_TAIL = ("in reclaim_world.c only a walk rotates TAIL, and only memcgs of the old "
-              "generation it walks; YOUNG resets the segment: a gap of the harness (the "
-              "kernel's lru_gen_rotate_memcg() callers reach it)")
 FLAT = {
     "memcg_lru": "memcg_lru's memcgs have no parent (the flat world of world.c); the "
                  "kernel's deeper hierarchies are the reclaim build's",
-    "reclaim": "reclaim_world.c onlines every memcg as a child of the root: deeper "
-               "hierarchies and dying ancestors are a gap of the harness, which the "
-               "kernel reaches",
+    "reclaim": "a memcg's place on the memcg LRU is noted with its depth and dying "
+               "ancestors folded; its place in the tree is a tree: cell of its own",
 }
+TREE_NO_LRU = "a tree: cell says where the memcg is in the tree, not on the memcg LRU"
+ONLINE_UNDER_DYING = ("an online memcg has no offline ancestor: rmdir refuses a cgroup "
+                      "with an online child (reclaim_world.c's offline)")
+TOO_SHALLOW = "a memcg at depth d has d - 1 ancestors below the root"
+
+
+TREE = "tree:"
 
 
 def cells(target):
     """Every cell of @target's kinds, consistent by definition (a memcg on
-    no list has no gen, seg or place; position and length pair up)."""
+    no list has no gen, seg or place; position and length pair up; a
+    tree: cell has none of them)."""
     for kind in KINDS[target]:
         for stage, depth, dying in itertools.product(STAGES, DEPTHS, DYINGS):
             if stage == "gone":
@@ -99,11 +106,27 @@ def cells(target):
             yield (kind, stage, "-", "-", "-", "-", depth, dying)
             for gen, seg, (pos, ln) in itertools.product(GENS, SEGS, PLACES):
                 yield (kind, stage, gen, seg, pos, ln, depth, dying)
+    if target != "reclaim":
+        return
+    for kind in KINDS[target]:
+        for stage, depth, dying in itertools.product(STAGES, DEPTHS, DYINGS):
+            if stage == "gone" and (depth, dying) != ("1", "0"):
+                continue
+            yield (TREE + kind, stage, "-", "-", "-", "-", depth, dying)
 
 
 def why_not(target, cell):
     """None if the harness can meet @cell, else the reason it cannot."""
     kind, stage, gen, seg, pos, ln, depth, dying = cell
+    if kind.startswith(TREE):
+        stages, why = KINDS[target][kind[len(TREE):]]
+        if stage not in stages:
+            return why
+        if stage == "online" and dying != "0":
+            return ONLINE_UNDER_DYING
+        if DYINGS.index(dying) > DEPTHS.index(depth):
+            return TOO_SHALLOW
+        return None
     stages, why = KINDS[target][kind]
     if stage not in stages:
         return why
@@ -111,13 +134,11 @@ def why_not(target, cell):
         return FLAT[target]
     if gen == "third":
         return THIRD
-    if target == "reclaim" and seg == "head":
-        return NO_HEAD
-    if target == "reclaim" and seg == "tail" and gen == "young":
-        return YOUNG_TAIL
     if gen == "-" and stage in LIVE:
         return LINKED_LIVE
-    if kind == "reclaim" and gen not in ("old", "-"):
+    # a reclaim walk whose seq two advances left behind walks the young
+    # generation (reclaim_world.c's others= runs while a walk yields)
+    if kind == "reclaim" and gen not in ("old", "-") and target == "memcg_lru":
         return WALK_OLD
     return None
 
@@ -161,6 +182,8 @@ def summarize(target, met):
     reason; the cells met that a rule says cannot be (findings)."""
     table = reachable(target)
     per_kind = collections.OrderedDict((k, [0, 0, []]) for k in KINDS[target])
+    if target == "reclaim":
+        per_kind.update((TREE + k, [0, 0, []]) for k in KINDS[target])
     reasons = collections.Counter()
     impossible = []
     for cell, why in table.items():
@@ -181,6 +204,8 @@ def summarize(target, met):
 
 def fmt_cell(cell):
     kind, stage, gen, seg, pos, ln, depth, dying = cell
+    if kind.startswith(TREE):
+        return "%s/depth %s, %s dying above" % (stage, depth, dying)
     if gen == "-":
         return "%s/unlinked" % stage
     s = "%s/%s/%s/%s-of-%s" % (stage, gen, seg, pos, ln)
