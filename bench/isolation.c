@@ -72,6 +72,16 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		;
 }
 
+/*
+ * should_abort_scan() for this memcg reclaim: not kswapd, so only the
+ * target stops it (6.12.118 no longer exempts memcg reclaim)
+ */
+static bool target_met(struct lruvec *lruvec, struct scan_control *sc)
+{
+	(void)lruvec;
+	return sc->nr_reclaimed >= sc->nr_to_reclaim;
+}
+
 /* try_to_free_mem_cgroup_pages(), reduced to the MGLRU lruvec */
 static unsigned long reclaim(struct lruvec *lruvec)
 {
@@ -80,7 +90,7 @@ static unsigned long reclaim(struct lruvec *lruvec)
 
 	for (prio = DEF_PRIORITY; prio >= 0; prio--) {
 		sc.priority = prio;
-		lru_gen_try_to_shrink_lruvec(lruvec, &sc);
+		lru_gen_try_to_shrink_lruvec(lruvec, &sc, target_met);
 		if (sc.nr_reclaimed >= sc.nr_to_reclaim)
 			break;
 	}

@@ -123,7 +123,8 @@ static void random_op(const struct mlf_records *in,
 	op->order = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, 4) : 0;
 	op->zones = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, MAX_NR_ZONES + 1) : 0;
 	/* others reclaim while the walk yields: stale walks, young TAILs */
-	op->others = mlf_rng_one_in(g, 3) ? 1 + mlf_rng_below(g, 3) : 0;
+	op->others = !mlf_rng_one_in(g, 3) ? 0 :
+		     mlf_rng_one_in(g, 2) ? 3 : 1 + mlf_rng_below(g, 2);
 	/*
 	 * a child of the root, of a memcg the input uses, or of the one its
 	 * last online names: trees of depth three and more

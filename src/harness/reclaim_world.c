@@ -647,7 +647,8 @@ static bool apply_park(struct mlf_reclaim_world *rw,
 		       const struct mlf_reclaim_op *op)
 {
 	struct mlf_slot *s = &rw->w.cs.slots[op->memcg];
-	struct scan_control sc = { .priority = DEF_PRIORITY };
+	struct scan_control sc = { .priority = DEF_PRIORITY,
+				   .reclaim_idx = MAX_NR_ZONES - 1 };
 	struct lruvec *lruvec;
 	int k;
 
@@ -677,7 +678,8 @@ static bool apply_unpark(struct mlf_reclaim_world *rw, int k)
 {
 	struct mlf_reclaim_parked *p =
 		&rw->rcs.parked[k % MLF_RECLAIM_MAX_PARKED];
-	struct scan_control sc = { .priority = DEF_PRIORITY };
+	struct scan_control sc = { .priority = DEF_PRIORITY,
+				   .reclaim_idx = MAX_NR_ZONES - 1 };
 
 	if (!p->used)
 		return false;

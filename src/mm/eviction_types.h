@@ -142,10 +142,14 @@ struct folio {
 	atomic_long_t nr_items[MLF_NR_SHRINKERS];
 
 /*
- * struct mem_cgroup: swappiness (the parent, the charge and memory.min /
- * memory.low: memcontrol.h and page_counter.h)
+ * struct mem_cgroup: the hierarchy (the css's parent, children and
+ * sibling: a tree below root_mem_cgroup), and swappiness (the charge and
+ * memory.min / memory.low: memcg->memory, page_counter.h)
  */
 #define MEMCG_EVICTION_FIELDS            \
+	struct mem_cgroup *parent;       \
+	struct list_head children;       \
+	struct list_head sibling;        \
 	int swappiness;
 
 #endif

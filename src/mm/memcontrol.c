@@ -19,9 +19,11 @@ struct mem_cgroup *mem_cgroup_alloc(int id)
 
 	memcg->id = id;
 	atomic_long_set(&memcg->refcnt, 1);
+	page_counter_init(&memcg->memory, NULL, true);
+#ifdef MLF_EVICTION
 	INIT_LIST_HEAD(&memcg->children);
 	INIT_LIST_HEAD(&memcg->sibling);
-	page_counter_init(&memcg->memory, NULL, true);
+#endif
 	for (nid = 0; nid < MAX_NUMNODES; nid++) {
 		struct mem_cgroup_per_node *pn;
 
@@ -37,6 +39,7 @@ struct mem_cgroup *mem_cgroup_alloc(int id)
 	return memcg;
 }
 
+#ifdef MLF_EVICTION
 void mem_cgroup_link_parent(struct mem_cgroup *memcg, struct mem_cgroup *parent)
 {
 	memcg->parent = parent;
@@ -44,6 +47,7 @@ void mem_cgroup_link_parent(struct mem_cgroup *memcg, struct mem_cgroup *parent)
 	list_add_tail(&memcg->sibling, &parent->children);
 	css_get(parent);
 }
+#endif
 
 long mem_cgroup_nr_allocated(void)
 {
@@ -165,9 +169,11 @@ static void css_free_rcu_fn(struct rcu_head *head)
 
 void css_release(struct mem_cgroup *memcg)
 {
+#ifdef MLF_EVICTION
 	/* css_release_work_fn(): off the parent's children, then the callback */
 	if (memcg->parent)
 		list_del_init(&memcg->sibling);
+#endif
 	mem_cgroup_css_released(memcg);
 
 	/* readers may still stand on the lrugens: free after a grace period */

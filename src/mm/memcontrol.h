@@ -21,8 +21,6 @@
 #ifndef _MLF_MM_MEMCONTROL_H
 #define _MLF_MM_MEMCONTROL_H
 
-#include "kernel/list.h"
-
 #include "mmzone.h"
 #include "page_counter.h"
 
@@ -64,14 +62,6 @@ struct mem_cgroup {
 	 * modelled build reads memcg->shrink instead
 	 */
 	struct page_counter memory;
-	/*
-	 * The hierarchy (the css's parent, children and sibling): NULL and
-	 * empty in the flat worlds (memcg_lru, the concurrent engines), a
-	 * tree below root_mem_cgroup in the reclaim build
-	 */
-	struct mem_cgroup *parent;
-	struct list_head children;
-	struct list_head sibling;
 	/* css reference count; online holds the base reference */
 	atomic_long_t refcnt;
 	/* css online flag */
@@ -136,12 +126,12 @@ static inline bool mem_cgroup_disabled(void)
 	return false;
 }
 
+#ifdef MLF_EVICTION
 static inline struct mem_cgroup *parent_mem_cgroup(struct mem_cgroup *memcg)
 {
 	return memcg->parent;
 }
 
-#ifdef MLF_EVICTION
 /*
  * <linux/memcontrol.h>'s protection queries, on the effective values that
  * mem_cgroup_calculate_protection() computed last
@@ -223,6 +213,7 @@ static inline void mem_cgroup_calculate_protection_path(struct mem_cgroup *root,
 #endif /* MLF_EVICTION */
 
 struct mem_cgroup *mem_cgroup_alloc(int id);
+#ifdef MLF_EVICTION
 /*
  * mem_cgroup_css_alloc()'s link to the parent: the page counter's parent,
  * the css's children list and the css's reference on its parent, which
@@ -230,6 +221,7 @@ struct mem_cgroup *mem_cgroup_alloc(int id);
  * drops it when it releases the child)
  */
 void mem_cgroup_link_parent(struct mem_cgroup *memcg, struct mem_cgroup *parent);
+#endif
 void mem_cgroup_css_online(struct mem_cgroup *memcg);
 /*
  * The css_offline callback: protection reset, OLD on every node; and the

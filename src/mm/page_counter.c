@@ -8,9 +8,19 @@
  * functions are the kernel's text; what is left out is the limit side
  * (try_charge against max, watermarks, failcnt).
  */
+/*
+ * Only the reclaim port (src/mm/reclaim.cmake) defines MLF_EVICTION; a
+ * build that compiles every file of src/ gets an empty object here.
+ */
+#ifdef MLF_EVICTION
 #include "page_counter.h"
 
+#include "kernel/atomic.h"
 #include "kernel/math64.h"
+
+/* <linux/atomic.h>'s long forms the counter uses, onto the shim's */
+#define atomic_long_xchg(v, i) xchg(&(v)->counter, (long)(i))
+#define atomic_long_sub_return(i, v) atomic_long_add_return(-(long)(i), (v))
 
 static bool track_protection(struct page_counter *c)
 {
@@ -253,3 +263,5 @@ void page_counter_calculate_protection(struct page_counter *root,
 			atomic_long_read(&parent->children_low_usage),
 			recursive_protection));
 }
+
+#endif /* MLF_EVICTION */

@@ -4,12 +4,12 @@
  * what reclaim's protection reads: the hierarchical usage, memory.min and
  * memory.low, their effective values (emin, elow) and the propagation of
  * protected usage to the parent. No limits (max, high), no watermarks.
- * The functions are mm/page_counter.c's (page_counter.c).
+ * The functions are mm/page_counter.c's (page_counter.c, the reclaim
+ * build's only).
  */
 #ifndef _MLF_MM_PAGE_COUNTER_H
 #define _MLF_MM_PAGE_COUNTER_H
 
-#include "kernel/atomic.h"
 #include "kernel/kernel.h"
 
 struct page_counter {
@@ -31,16 +31,12 @@ struct page_counter {
 	struct page_counter *parent;
 };
 
-/* <linux/atomic.h>'s long forms the counter uses, onto the shim's */
-#define atomic_long_xchg(v, i) xchg(&(v)->counter, (long)(i))
-#define atomic_long_sub_return(i, v) atomic_long_add_return(-(long)(i), (v))
-
 /* Protection is supported only for the first counter (memcg->memory). */
 static inline void page_counter_init(struct page_counter *counter,
 				     struct page_counter *parent,
 				     bool protection_support)
 {
-	atomic_long_set(&counter->usage, 0);
+	counter->usage.counter = 0;
 	counter->parent = parent;
 	counter->protection_support = protection_support;
 }
@@ -50,6 +46,7 @@ static inline unsigned long page_counter_read(struct page_counter *counter)
 	return atomic_long_read(&counter->usage);
 }
 
+#ifdef MLF_EVICTION
 void page_counter_cancel(struct page_counter *counter, unsigned long nr_pages);
 void page_counter_charge(struct page_counter *counter, unsigned long nr_pages);
 void page_counter_uncharge(struct page_counter *counter, unsigned long nr_pages);
@@ -58,5 +55,23 @@ void page_counter_set_low(struct page_counter *counter, unsigned long nr_pages);
 void page_counter_calculate_protection(struct page_counter *root,
 				       struct page_counter *counter,
 				       bool recursive_protection);
+#else
+/*
+ * The builds without the eviction charge nothing and read no effective
+ * protection (the outcome is memcg->shrink's): the settings are all the
+ * css_offline callback's reset touches
+ */
+static inline void page_counter_set_min(struct page_counter *counter,
+					unsigned long nr_pages)
+{
+	WRITE_ONCE(counter->min, nr_pages);
+}
+
+static inline void page_counter_set_low(struct page_counter *counter,
+					unsigned long nr_pages)
+{
+	WRITE_ONCE(counter->low, nr_pages);
+}
+#endif
 
 #endif

@@ -5,7 +5,7 @@
 # Included from the top CMakeLists.txt after mlf_add_port().
 
 set(MLF_RECLAIM_SOURCES
-  mm/eviction.c mm/stats.c mm/workingset.c mm/shrinker.c
+  mm/eviction.c mm/stats.c mm/workingset.c mm/shrinker.c mm/page_counter.c
   check/reclaim_checks.c harness/reclaim_world.c)
 set(MLF_ISO "iso-throttle" CACHE STRING
     "Isolation variant of the reclaim port: iso-none, iso-count, iso-throttle")

@@ -11,6 +11,11 @@
 #ifdef MLF_EVICTION
 #include "shrinker.h"
 
+#include "kernel/atomic.h"
+
+/* <linux/atomic.h>'s xchg of a long, onto the shim's */
+#define atomic_long_xchg(v, i) xchg(&(v)->counter, (long)(i))
+
 mlf_slab_probe_t mlf_slab_probe;
 
 static struct mem_cgroup_per_node *pn_of(struct mem_cgroup *memcg, int nid)
