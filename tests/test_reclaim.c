@@ -499,6 +499,34 @@ TEST(slab_scan_follows_the_formula)
 	teardown();
 }
 
+/*
+ * stats.reparent under a dying parent: a refault charged (remotely) to an
+ * offline memcg whose parent is offline too goes to the nearest online
+ * ancestor, the root; a redirection of one level would leave it on the
+ * dying parent
+ */
+TEST(refault_under_dying_parent)
+{
+	struct mlf_failure f;
+	long before;
+
+	setup(0, 0);
+	apply((struct mlf_reclaim_op){ .kind = RECLAIM_OP_ONLINE, .memcg = 1,
+				       .parent = 1 });
+	op(RECLAIM_OP_ADD, 1, 0, LRU_GEN_FILE, 4);
+	op(RECLAIM_OP_OFFLINE, 1, 0, 0, 0);
+	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
+	EXPECT_EQ(rw.w.cs.slots[1].state, SLOT_OFFLINE);
+	before = lruvec_page_state_local_raw(get_lruvec(rw.rcs.root, 0),
+					     WORKINGSET_REFAULT_FILE);
+	op(RECLAIM_OP_REFAULT, 1, 0, LRU_GEN_FILE, 2);
+	EXPECT_EQ(lruvec_page_state_local_raw(get_lruvec(rw.rcs.root, 0),
+					      WORKINGSET_REFAULT_FILE) - before, 2);
+	EXPECT(check_stats_reparent(&rw.rcs, &f));
+	EXPECT_CLEAN();
+	teardown();
+}
+
 int main(void)
 {
 	printf("test_reclaim: %s\n", MLF_ISO_NAME);

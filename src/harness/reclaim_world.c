@@ -813,9 +813,22 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		break;
 	case RECLAIM_OP_ADD:
 	case RECLAIM_OP_REFAULT:
-		if (s->state != SLOT_ONLINE || !op.count ||
-		    !apply_add(rw, &op, op.kind == RECLAIM_OP_REFAULT))
+		/*
+		 * A charge goes to an online memcg, or to an offline one
+		 * that still has references through remote charging
+		 * (set_active_memcg(): get_mem_cgroup_from_mm() takes the
+		 * active memcg without asking whether it is online)
+		 */
+		if ((s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE) ||
+		    !op.count)
 			goto skip;
+		if (!apply_add(rw, &op, op.kind == RECLAIM_OP_REFAULT))
+			goto skip;
+		/* the charges hold the offline memcg's css */
+		if (s->state == SLOT_OFFLINE && !rw->charge_ref[op.memcg]) {
+			css_get(s->memcg);
+			rw->charge_ref[op.memcg] = true;
+		}
 		break;
 	case RECLAIM_OP_TOUCH:
 		i = op.folio % MLF_RECLAIM_MAX_FOLIOS;

@@ -54,8 +54,10 @@ RECLAIM_KINDS = collections.OrderedDict([
     ("online", (("gone",), "online applies to an empty slot")),
     ("offline", (("online",), "offline applies to an online memcg")),
     ("release", (("dying",), "release is css_released, after the last reference")),
-    ("add", (("online",), "folios are charged to an online memcg only")),
-    ("refault", (("online",), "folios are charged to an online memcg only")),
+    ("add", (LIVE, "a folio is charged to a memcg with a reference: online, or offline "
+                   "through remote charging (set_active_memcg())")),
+    ("refault", (LIVE, "a folio is charged to a memcg with a reference: online, or offline "
+                       "through remote charging (set_active_memcg())")),
     ("touch", (LIVE, "a charged folio holds its memcg's css: it is not dying")),
     ("wbdone", (WITH_MEMCG, "wbdone needs a memcg")),
     ("age", (WITH_MEMCG, "age needs a memcg")),
@@ -88,6 +90,9 @@ TREE_NO_LRU = "a tree: cell says where the memcg is in the tree, not on the memc
 ONLINE_UNDER_DYING = ("an online memcg has no offline ancestor: rmdir refuses a cgroup "
                       "with an online child (reclaim_world.c's offline)")
 TOO_SHALLOW = "a memcg at depth d has d - 1 ancestors below the root"
+STALE_NO_HEAD = ("a walk meets the young generation only when the runs of others= left it "
+                 "stale, and then only memcgs that they or it rotated there since: YOUNG "
+                 "and TAIL, never HEAD (soft reclaim, an op of its own, is the only HEAD)")
 
 
 TREE = "tree:"
@@ -140,6 +145,8 @@ def why_not(target, cell):
     # generation (reclaim_world.c's others= runs while a walk yields)
     if kind == "reclaim" and gen not in ("old", "-") and target == "memcg_lru":
         return WALK_OLD
+    if kind == "reclaim" and gen == "young" and seg == "head":
+        return STALE_NO_HEAD
     return None
 
 
