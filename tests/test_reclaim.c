@@ -527,6 +527,40 @@ TEST(refault_under_dying_parent)
 	teardown();
 }
 
+/*
+ * reclaim.decision on made-up visits of an online memcg with 16 folios on
+ * the LRU at priority 0: the aging asked for a rotation, YOUNG; it did not
+ * and the memcg is sizable, no rotation; an empty memcg, TAIL, then YOUNG
+ */
+TEST(shrink_decision_follows_the_rules)
+{
+	struct mlf_reclaim_run run = { .nid = 0, .priority = 0 };
+	struct mlf_protect_visit v = { .slot = 0, .nid = 0, .online = true,
+				       .evicting = true, .last_nr_to_scan = -1 };
+	struct mlf_failure f;
+
+	setup(16, 0);
+	rw.rcs.run = &run;
+	EXPECT(check_shrink_decision(&rw.rcs, &v, 0, MEMCG_LRU_YOUNG, &f));
+	EXPECT(!check_shrink_decision(&rw.rcs, &v, 0, 0, &f));
+	EXPECT_STREQ(f.check, "reclaim.decision");
+	v.last_nr_to_scan = 16;
+	EXPECT(check_shrink_decision(&rw.rcs, &v, 0, 0, &f));
+	EXPECT(!check_shrink_decision(&rw.rcs, &v, 0, MEMCG_LRU_TAIL, &f));
+	rw.rcs.run = NULL;
+	EXPECT_CLEAN();
+	teardown();
+
+	setup(0, 0);
+	rw.rcs.run = &run;
+	EXPECT(check_shrink_decision(&rw.rcs, &v, 0, MEMCG_LRU_TAIL, &f));
+	EXPECT(check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_TAIL,
+				     MEMCG_LRU_YOUNG, &f));
+	EXPECT(!check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_TAIL, 0, &f));
+	rw.rcs.run = NULL;
+	teardown();
+}
+
 int main(void)
 {
 	printf("test_reclaim: %s\n", MLF_ISO_NAME);

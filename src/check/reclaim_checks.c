@@ -761,6 +761,7 @@ bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 	model_usage(rw, usage);
 	online = rw->w->slots[slot].state == SLOT_ONLINE;
 	/* the effective min of the visit, against the charge now */
+	run->visit.last_nr_to_scan = got;
 	model_isolated(rw, iso);
 	for (type = !rw->model.swappiness[slot]; type < ANON_AND_FILE; type++)
 		total += model_on_lru(rw, iso, slot, nid, type);
@@ -939,6 +940,48 @@ bool check_slab_call(struct mlf_reclaim_check_state *rw,
 			id, prio, mlf_slab_objects(call->memcg, nid, id),
 			mlf_slab_deferred(call->memcg, nid, id), freeable,
 			scanned, *objects, *deferred);
+	return false;
+}
+
+bool check_shrink_decision(const struct mlf_reclaim_check_state *rw,
+			   const struct mlf_protect_visit *v, int seg, int op,
+			   struct mlf_failure *f)
+{
+	const struct mlf_reclaim_run *run = rw->run;
+	unsigned long total = 0;
+	const char *why;
+	mlf_isolated_t iso;
+	bool success, sizable;
+	int type, want;
+
+	if (v->slot == MLF_NONE || !run || !v->evicting)
+		return true;
+	model_isolated(rw, iso);
+	for (type = !rw->model.swappiness[v->slot]; type < ANON_AND_FILE; type++)
+		total += model_on_lru(rw, iso, v->slot, v->nid, type);
+	success = v->last_nr_to_scan < 0;
+	sizable = v->online ? total >> run->priority : total;
+	if (success && v->online) {
+		want = MEMCG_LRU_YOUNG;
+		why = "the aging asked for a rotation and it is online";
+	} else if (!success && sizable) {
+		want = 0;
+		why = "it is still sizable";
+	} else {
+		/* one retry if offlined or too small */
+		want = seg != MEMCG_LRU_TAIL ? MEMCG_LRU_TAIL : MEMCG_LRU_YOUNG;
+		why = success ? "offline: one more try at the tail" :
+				"too small: one more try at the tail";
+	}
+	if (op == want)
+		return true;
+	mlf_failure_at(f, "reclaim.decision", v->nid, MLF_NONE, MLF_NONE,
+		       v->slot);
+	mlf_failure_msg(f, "shrink_one() decided %s for m%d after its eviction; %s was due: %s (%s, %lu evictable folios on the LRU, priority %d, last get_nr_to_scan() %ld, segment %d)",
+			op ? mlf_rotate_op_name(op) : "no rotation", v->slot,
+			want ? mlf_rotate_op_name(want) : "no rotation", why,
+			v->online ? "online" : "offline", total, run->priority,
+			v->last_nr_to_scan, seg);
 	return false;
 }
 

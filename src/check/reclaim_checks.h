@@ -47,6 +47,19 @@ bool check_protect_decision(const struct mlf_protect_visit *v, int op,
 			    struct mlf_failure *f);
 
 /*
+ * reclaim.decision: what shrink_one() decided (@op) for a memcg it evicted
+ * from is 6.12's rule on the model's numbers: the aging asked for a
+ * rotation (the visit's last get_nr_to_scan() was -1) and the memcg is
+ * online: YOUNG; else no rotation if it is still sizable (its evictable
+ * folios on the LRU, >> priority if online); else TAIL, or YOUNG if it
+ * is in the tail segment already (@seg: the port's, as shrink_one() reads
+ * it at the end).
+ */
+bool check_shrink_decision(const struct mlf_reclaim_check_state *rw,
+			   const struct mlf_protect_visit *v, int seg, int op,
+			   struct mlf_failure *f);
+
+/*
  * The model's effective protection of every live memcg now: kswapd's pass
  * over the tree (lru_gen_age_node()), into rw->model.kswapd_emin/elow.
  */

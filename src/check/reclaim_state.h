@@ -111,8 +111,9 @@ struct mlf_protect_visit {
 	bool online;
 	/* shrink_slab() calls of this visit, one per shrinker */
 	int slab_calls;
-	/* its eviction began (get_nr_to_scan() was asked) */
+	/* its eviction began (get_nr_to_scan() was asked), and the last answer */
 	bool evicting;
+	long last_nr_to_scan;
 };
 
 /*

@@ -298,10 +298,13 @@ static void result_probe(void *lruvec, int op)
 	struct mlf_failure *f = mlf_failure_scratch();
 	struct mlf_reclaim_run *run = cur ? cur->rcs.run : NULL;
 
-	(void)lruvec;
 	if (!run)
 		return;
 	fail_if(check_protect_decision(&run->visit, op, f), f);
+	fail_if(check_shrink_decision(&cur->rcs, &run->visit,
+				      READ_ONCE(((struct lruvec *)lruvec)->lrugen.seg),
+				      op, f),
+		f);
 	fail_if(check_slab_visit(&run->visit, op, f), f);
 	run->visit.slot = MLF_NONE;
 }
