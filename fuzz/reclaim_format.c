@@ -121,7 +121,8 @@ static void random_op(const struct mlf_records *in,
 	op->slot = mlf_rng_below(g, MLF_RECLAIM_MAX_PARKED);
 	op->nodes = mlf_rng_next(g);
 	op->order = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, 4) : 0;
-	op->zones = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, MAX_NR_ZONES + 1) : 0;
+	/* kswapd over zone 0 only: a zone op on it is all it takes to stop */
+	op->zones = mlf_rng_one_in(g, 3) ? mlf_rng_below(g, MAX_NR_ZONES + 1) : 0;
 	/* others reclaim while the walk yields: stale walks, young TAILs */
 	op->others = !mlf_rng_one_in(g, 3) ? 0 :
 		     mlf_rng_one_in(g, 2) ? 3 : 1 + mlf_rng_below(g, 2);

@@ -382,6 +382,7 @@ TEST(grandchild_protection)
 				    .parent = 1 };
 	struct mem_cgroup *parent, *child;
 	struct mlf_protect_visit v;
+	struct mlf_failure f;
 
 	setup(0, 0);
 	apply(o);
@@ -402,6 +403,12 @@ TEST(grandchild_protection)
 	protect_visit_begin(&rw.rcs, lv(1, 0), &v);
 	EXPECT_EQ(v.emin, 8);
 	EXPECT_EQ(v.usage, 12);
+	/* tree.links: a child off its parent's list is caught */
+	list_del_init(&child->sibling);
+	EXPECT(!check_tree_links(&rw.rcs, &f));
+	EXPECT_STREQ(f.check, "tree.links");
+	list_add_tail(&child->sibling, &parent->children);
+	EXPECT(check_tree_links(&rw.rcs, &f));
 	/* rmdir of a parent with an online child: -EBUSY */
 	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
 	EXPECT_EQ(rw.w.cs.slots[0].state, SLOT_ONLINE);

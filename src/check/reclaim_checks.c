@@ -586,6 +586,101 @@ void model_kswapd_protection(struct mlf_reclaim_check_state *rw)
 					 &rw->model.kswapd_elow[i]);
 }
 
+/* the memcg of slot @p, or the root for MLF_ROOT */
+static struct mem_cgroup *model_memcg(const struct mlf_reclaim_check_state *rw,
+				      int p)
+{
+	return p == MLF_ROOT ? rw->root : rw->w->slots[p].memcg;
+}
+
+/* Whether @parent's children list holds exactly the model's children. */
+static bool tree_children(const struct mlf_reclaim_check_state *rw, int p,
+			  struct mlf_failure *f)
+{
+	struct mem_cgroup *parent = model_memcg(rw, p), *c;
+	int want = 0, got = 0, i;
+	char who[16];
+
+	if (p == MLF_ROOT)
+		snprintf(who, sizeof(who), "the root");
+	else
+		snprintf(who, sizeof(who), "m%d", p);
+
+	for (i = 0; i < rw->w->pool_size; i++)
+		if (slot_live(rw, i) && rw->model.parent[i] == p)
+			want++;
+	list_for_each_entry(c, &parent->children, sibling) {
+		/* bounded: a list that does not end is wrong anyway */
+		if (++got > rw->w->pool_size || !slot_live(rw, c->id) ||
+		    rw->w->slots[c->id].memcg != c ||
+		    rw->model.parent[c->id] != p) {
+			mlf_failure_at(f, "tree.links", MLF_NONE, MLF_NONE,
+				       MLF_NONE, p == MLF_ROOT ? MLF_NONE : p);
+			mlf_failure_msg(f, "the children list of %s holds a memcg that is not a live child of it (entry %d)",
+					who, got);
+			return false;
+		}
+	}
+	if (got == want)
+		return true;
+	mlf_failure_at(f, "tree.links", MLF_NONE, MLF_NONE, MLF_NONE,
+		       p == MLF_ROOT ? MLF_NONE : p);
+	mlf_failure_msg(f, "%d memcgs on the children list of %s, %d live children in the model",
+			got, who, want);
+	return false;
+}
+
+bool check_tree_links(const struct mlf_reclaim_check_state *rw,
+		      struct mlf_failure *f)
+{
+	int i;
+
+	if (!tree_children(rw, MLF_ROOT, f))
+		return false;
+	for_each_live_slot(rw->w, i) {
+		struct mem_cgroup *memcg = rw->w->slots[i].memcg;
+		struct mem_cgroup *parent = model_memcg(rw, rw->model.parent[i]);
+
+		if (memcg->parent != parent ||
+		    memcg->memory.parent != &parent->memory) {
+			mlf_failure_at(f, "tree.links", MLF_NONE, MLF_NONE,
+				       MLF_NONE, i);
+			mlf_failure_msg(f, "m%d's parent (or its page counter's) is not the memcg it was onlined under",
+					i);
+			return false;
+		}
+		if (!tree_children(rw, i, f))
+			return false;
+	}
+	return true;
+}
+
+bool check_isolated_zones(const struct mlf_reclaim_check_state *rw,
+			  const struct lru_gen_eviction *ev,
+			  struct mlf_failure *f)
+{
+	const struct list_head *pos;
+	long n = 0;
+
+	if (!rw->run)
+		return true;
+	list_for_each(pos, &ev->list) {
+		long i = list_entry(pos, struct folio, lru) - rw->model.base;
+
+		if (++n > MLF_RECLAIM_MODEL_FOLIOS)
+			return true;
+		if (i < 0 || i >= rw->model.nr || !rw->model.used[i] ||
+		    rw->model.zone_of[i] <= rw->run->reclaim_idx)
+			continue;
+		mlf_failure_at(f, "reclaim.zone", rw->run->nid, MLF_NONE,
+			       MLF_NONE, lruvec_memcg(ev->lruvec)->id);
+		mlf_failure_msg(f, "isolated f%ld of zone %d; the run reclaims from zones 0 to %d",
+				i, rw->model.zone_of[i], rw->run->reclaim_idx);
+		return false;
+	}
+	return true;
+}
+
 bool check_usage_charged(const struct mlf_reclaim_check_state *rw,
 			 struct mlf_failure *f)
 {

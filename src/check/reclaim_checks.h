@@ -60,6 +60,23 @@ bool check_shrink_decision(const struct mlf_reclaim_check_state *rw,
 			   struct mlf_failure *f);
 
 /*
+ * tree.links: the port's memcg tree is the model's: each memcg's parent
+ * (and its page counter's) is the one it was onlined under, and each
+ * parent's children list holds exactly its children not yet released.
+ */
+bool check_tree_links(const struct mlf_reclaim_check_state *rw,
+		      struct mlf_failure *f);
+
+/*
+ * reclaim.zone: an eviction of a run isolates only folios of the zones
+ * the run may reclaim from (up to its reclaim_idx), the folios' zones
+ * being the model's.
+ */
+bool check_isolated_zones(const struct mlf_reclaim_check_state *rw,
+			  const struct lru_gen_eviction *ev,
+			  struct mlf_failure *f);
+
+/*
  * The model's effective protection of every live memcg now: kswapd's pass
  * over the tree (lru_gen_age_node()), into rw->model.kswapd_emin/elow.
  */

@@ -131,6 +131,7 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		rw->evictions++;
 		rw->rcs.in_flight = arg;
 		fail_if(check_throttle_isolated(&rw->rcs, arg, f), f);
+		fail_if(check_isolated_zones(&rw->rcs, arg, f), f);
 		check_isolation(rw);
 		break;
 	case MLF_EVICT_DONE:
@@ -720,6 +721,7 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	fail_if(check_stats_reparent(&rw->rcs, f), f);
 	fail_if(check_protect_reset(&rw->rcs, f), f);
 	fail_if(check_usage_charged(&rw->rcs, f), f);
+	fail_if(check_tree_links(&rw->rcs, f), f);
 }
 
 bool reclaim_world_apply(struct mlf_reclaim_world *rw,

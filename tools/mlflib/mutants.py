@@ -108,7 +108,9 @@ def build(tree, target):
     common.show(cmd)
     proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     if proc.returncode:
-        return None, common.error_line(proc.stdout + proc.stderr) or "build failed"
+        text = proc.stdout + proc.stderr
+        errors = [line.strip() for line in text.splitlines() if " error: " in line]
+        return None, (errors[0] if errors else common.error_line(text)) or "build failed"
     return os.path.join(out, "fuzz", target), None
 
 
