@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The sequential driver of the reclaim target: the memcg LRU world (nodes,
- * memcg slots, structure checks) plus folios, protections, reclaim that
- * runs the real eviction (MLF_EVICTION), evictions parked mid-flight (a
- * reclaimer waiting on writeback holds its isolated folios), and the
- * reclaim accounting checks (src/check/reclaim_checks.h) after every op
- * and at the eviction probes.
+ * memcg slots, structure checks) plus what lies below it: a memcg tree
+ * (online under a parent), folios charged in it, zones, shrinker objects,
+ * protections and sysctls; reclaim runs that enter the real eviction
+ * (MLF_EVICTION) as global reclaim and kswapd do, with other kswapd runs
+ * while one yields (others=); evictions parked mid-flight (a reclaimer
+ * waiting on writeback holds its isolated folios); and the reclaim checks
+ * (src/check/reclaim_checks.h) after every op and at the probes of the
+ * eviction, the walk and the shrinkers.
  *
  * model.order does not apply here: the reference model knows shrink_one()'s
  * outcome only when it is given (memcg->shrink), and here it comes from

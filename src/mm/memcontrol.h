@@ -42,8 +42,9 @@ struct mem_cgroup_per_node {
  * offline memcg can still be found below min (the kernel's is when nothing
  * is charged to it: emin 0 >= usage 0) and, for the walk in flight, below
  * low (elow is recomputed only by the next mem_cgroup_calculate_protection()).
- * The reclaim build computes protection from memory.min / low and the
- * charge (eviction.c), where the reset takes effect.
+ * The reclaim build computes the effective protection from memory.min /
+ * low over the tree and the charge (memcontrol.c, page_counter.c), where
+ * the reset takes effect.
  */
 struct mem_cgroup_shrink_outcome {
 	bool below_min;		/* mem_cgroup_below_min() */

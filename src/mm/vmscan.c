@@ -2,11 +2,13 @@
 /*
  * The memcg LRU of the multi-gen LRU, ported from mm/vmscan.c of Linux 6.12
  * (section "memcg LRU", shrink_one(), shrink_many(), lru_gen_init_pgdat(),
- * and for the reclaim port lru_gen_shrink_node() and set_initial_priority()),
- * with the seed series' patches behind the CONFIG_LRU_GEN_* features of
- * variant.h. shrink_one() and should_abort_scan() are 6.12's; what they
- * call below is modelled (shrink_one.h): what reclaim would find in a
- * memcg comes from memcg->shrink.
+ * and for the reclaim port lru_gen_shrink_node(), set_initial_priority()
+ * and lru_gen_age_node()), with the seed series' patches behind the
+ * CONFIG_LRU_GEN_* features of variant.h. shrink_one() and
+ * should_abort_scan() are 6.12.118's; what they call below is modelled
+ * (shrink_one.h): what reclaim would find in a memcg comes from
+ * memcg->shrink, or in the reclaim port from the eviction, the memcg tree,
+ * the zones and the shrinkers.
  */
 #include "vmscan.h"
 #ifdef MLF_EVICTION
