@@ -84,16 +84,30 @@ def check_applies(m, root):
 
 
 def copy_tree():
-    """build/mutants/tree: the sources as they are now."""
+    """build/mutants/tree: the sources as they are now. A file is copied
+    only when its bytes differ, and then with a new modification time, so
+    that the build there recompiles exactly what changed (a copy that kept
+    the source's older time could leave an object of an earlier mutant)."""
     tree = os.path.join(WORK, "tree")
-    os.makedirs(tree, exist_ok=True)
     for part in TREE_PARTS:
-        src, dst = os.path.join(common.ROOT, part), os.path.join(tree, part)
-        if os.path.isdir(src):
-            shutil.copytree(src, dst, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, dst)
+        src = os.path.join(common.ROOT, part)
+        paths = [src] if os.path.isfile(src) else [
+            os.path.join(d, n) for d, dirs, names in os.walk(src)
+            if "__pycache__" not in d for n in names]
+        for path in paths:
+            dst = os.path.join(tree, os.path.relpath(path, common.ROOT))
+            with open(path, "rb") as f:
+                data = f.read()
+            try:
+                with open(dst, "rb") as f:
+                    if f.read() == data:
+                        continue
+            except OSError:
+                pass
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with open(dst, "wb") as f:
+                f.write(data)
+            shutil.copymode(path, dst)
     return tree
 
 
