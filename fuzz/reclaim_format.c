@@ -65,6 +65,32 @@ static int pick_memcg(const struct mlf_records *in,
 	return mlf_rng_below(g, h->pool_size);
 }
 
+/*
+ * A memory.min or memory.low: none, any, or (half of the time) a little
+ * under the folios the input adds to @memcg, where protection decides:
+ * an eviction that frees a batch takes the memcg below it
+ */
+static u8 protection(const struct mlf_records *in, int memcg,
+		     struct mlf_rng *g)
+{
+	struct mlf_reclaim_header hh;
+	struct mlf_reclaim_op op;
+	long added = 0;
+	size_t i;
+
+	if (mlf_rng_one_in(g, 4))
+		return 0;
+	if (mlf_rng_one_in(g, 2))
+		return mlf_rng_below(g, 64);
+	for (i = 0; i < in->n; i++)
+		if (decode_record(in->header, &in->r[i], &hh, &op) &&
+		    (op.kind == RECLAIM_OP_ADD || op.kind == RECLAIM_OP_REFAULT) &&
+		    op.memcg == memcg)
+			added += op.count;
+	added -= mlf_rng_below(g, 12);
+	return added < 0 ? 0 : added > 255 ? 255 : added;
+}
+
 /* the memcg of the input's last online op, or m0 */
 static int last_online(const struct mlf_records *in)
 {
@@ -110,8 +136,8 @@ static void random_op(const struct mlf_records *in,
 	op->referenced = mlf_rng_one_in(g, 4);
 	op->count = 1 + mlf_rng_below(g, 16);
 	op->folio = mlf_rng_below(g, 64);
-	op->min = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, 64);
-	op->low = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, 64);
+	op->min = protection(in, op->memcg, g);
+	op->low = protection(in, op->memcg, g);
 	op->swappiness = mlf_reclaim_swappiness_values
 		[mlf_rng_below(g, MLF_RECLAIM_NR_SWAPPINESS)];
 	op->target = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, 64);
