@@ -593,6 +593,14 @@ static struct mem_cgroup *model_memcg(const struct mlf_reclaim_check_state *rw,
 	return p == MLF_ROOT ? rw->root : rw->w->slots[p].memcg;
 }
 
+static void tree_name(char *buf, size_t size, int p)
+{
+	if (p == MLF_ROOT)
+		snprintf(buf, size, "the root");
+	else
+		snprintf(buf, size, "m%d", p);
+}
+
 /* Whether @parent's children list holds exactly the model's children. */
 static bool tree_children(const struct mlf_reclaim_check_state *rw, int p,
 			  struct mlf_failure *f)
@@ -600,11 +608,6 @@ static bool tree_children(const struct mlf_reclaim_check_state *rw, int p,
 	struct mem_cgroup *parent = model_memcg(rw, p), *c;
 	int want = 0, got = 0, i;
 	char who[16];
-
-	if (p == MLF_ROOT)
-		snprintf(who, sizeof(who), "the root");
-	else
-		snprintf(who, sizeof(who), "m%d", p);
 
 	for (i = 0; i < rw->w->pool_size; i++)
 		if (slot_live(rw, i) && rw->model.parent[i] == p)
@@ -614,6 +617,7 @@ static bool tree_children(const struct mlf_reclaim_check_state *rw, int p,
 		if (++got > rw->w->pool_size || !slot_live(rw, c->id) ||
 		    rw->w->slots[c->id].memcg != c ||
 		    rw->model.parent[c->id] != p) {
+			tree_name(who, sizeof(who), p);
 			mlf_failure_at(f, "tree.links", MLF_NONE, MLF_NONE,
 				       MLF_NONE, p == MLF_ROOT ? MLF_NONE : p);
 			mlf_failure_msg(f, "the children list of %s holds a memcg that is not a live child of it (entry %d)",
@@ -623,6 +627,7 @@ static bool tree_children(const struct mlf_reclaim_check_state *rw, int p,
 	}
 	if (got == want)
 		return true;
+	tree_name(who, sizeof(who), p);
 	mlf_failure_at(f, "tree.links", MLF_NONE, MLF_NONE, MLF_NONE,
 		       p == MLF_ROOT ? MLF_NONE : p);
 	mlf_failure_msg(f, "%d memcgs on the children list of %s, %d live children in the model",
@@ -900,16 +905,11 @@ static bool model_abort(const struct mlf_reclaim_check_state *rw,
 		return false;
 	for (i = 0; i <= run->reclaim_idx; i++) {
 		const struct mlf_zone_model *z = &rw->model.zone[run->nid][i];
-		long folios = 0, free;
+		long folios = rw->model.zone_folios[run->nid][i], free;
 		unsigned long mark;
-		int k;
 
 		if (!z->managed)
 			continue;
-		for (k = 0; k < rw->model.nr; k++)
-			if (rw->model.used[k] && rw->model.node[k] == run->nid &&
-			    rw->model.zone_of[k] == i)
-				folios++;
 		free = z->managed - z->used - folios;
 		mark = z->wmark[rw->model.tiering ? WMARK_PROMO : WMARK_HIGH] +
 		       z->boost + MIN_LRU_BATCH;
@@ -959,16 +959,13 @@ bool check_abort_end(const struct mlf_reclaim_check_state *rw, bool aborted,
 bool check_zone_free(const struct mlf_reclaim_check_state *rw,
 		     struct mlf_failure *f)
 {
-	long folios[MAX_NUMNODES][MAX_NR_ZONES] = { { 0 } };
-	int nid, z, k;
+	int nid, z;
 
-	for (k = 0; k < rw->model.nr; k++)
-		if (rw->model.used[k])
-			folios[rw->model.node[k]][rw->model.zone_of[k]]++;
 	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (z = 0; z < MAX_NR_ZONES; z++) {
 			const struct mlf_zone_model *m = &rw->model.zone[nid][z];
-			long want = m->managed - m->used - folios[nid][z];
+			long want = m->managed - m->used -
+				    rw->model.zone_folios[nid][z];
 			long got = atomic_long_read(&rw->w->nodes[nid].node_zones[z].vm_stat[NR_FREE_PAGES]);
 
 			if (got == want)
@@ -977,7 +974,7 @@ bool check_zone_free(const struct mlf_reclaim_check_state *rw,
 				       MLF_NONE);
 			mlf_failure_msg(f, "zone %d has %ld free pages; %ld managed, %ld held by others and %ld folios leave %ld",
 					z, got, m->managed, m->used,
-					folios[nid][z], want);
+					rw->model.zone_folios[nid][z], want);
 			return false;
 		}
 	}

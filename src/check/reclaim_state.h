@@ -79,8 +79,9 @@ struct mlf_reclaim_folio_model {
 		unsigned long wmark[NR_WMARK], boost;
 		long reserve[MAX_NR_ZONES];
 	} zone[MAX_NUMNODES][MAX_NR_ZONES];
-	/* the zone of each folio */
+	/* the zone of each folio, and the folios charged in each zone */
 	u8 zone_of[MLF_RECLAIM_MODEL_FOLIOS];
+	long zone_folios[MAX_NUMNODES][MAX_NR_ZONES];
 	/*
 	 * the shrinkers' objects and deferred work per memcg (slot + 1; 0:
 	 * the root) and node, as the harness added them and do_shrink_slab()'s

@@ -90,6 +90,7 @@ static void model_uncharge(struct mlf_reclaim_world *rw, int i)
 	if (i < m->first_free)
 		m->first_free = i;
 	m->charged[m->memcg[i]][m->node[i]][m->type[i]]--;
+	m->zone_folios[m->node[i]][m->zone_of[i]]--;
 }
 
 /* memory.min and memory.low of @slot as the model has them (protect.*) */
@@ -327,13 +328,9 @@ static void set_zone(struct mlf_reclaim_world *rw,
 {
 	struct mlf_zone_model *m = &rw->rcs.model.zone[op->node][op->zone];
 	struct zone *zone = &rw->w.cs.nodes[op->node].node_zones[op->zone];
-	long folios = 0;
+	long folios = rw->rcs.model.zone_folios[op->node][op->zone];
 	int k;
 
-	for (k = 0; k < rw->rcs.model.nr; k++)
-		if (rw->rcs.model.used[k] && rw->rcs.model.node[k] == op->node &&
-		    rw->rcs.model.zone_of[k] == op->zone)
-			folios++;
 	if (managed < folios)
 		managed = folios;
 	if (free > managed - folios)
@@ -444,6 +441,7 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		rw->rcs.model.node[i] = op->node;
 		rw->rcs.model.type[i] = op->type;
 		rw->rcs.model.zone_of[i] = op->zone % MAX_NR_ZONES;
+		rw->rcs.model.zone_folios[op->node][op->zone % MAX_NR_ZONES]++;
 		rw->rcs.model.charged[op->memcg][op->node][op->type]++;
 		folio->zone = op->zone % MAX_NR_ZONES;
 		if (op->type == LRU_GEN_ANON)
