@@ -231,7 +231,7 @@ def run(args, extra):
             rows.append(zoo_one(b, t, args, extra))
     print_table(rows, args.historical)
     if args.historical:
-        print("mlf zoo: the upstream fixes no variant puts back, and why: docs/historical.md")
+        print("mlf zoo: the upstream fixes and how each variant puts its bug back: docs/historical.md")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
