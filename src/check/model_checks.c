@@ -143,15 +143,15 @@ bool model_order_bin(const struct mlf_check_state *w, int nid, int gen, int bin,
 			       port >= 0 ? port : model);
 		if (port < 0)
 			mlf_failure_msg(f,
-				"fifo[%d][%d] position %d: the port's bin ends (%d entries), the model has m%d",
+				"fifo[%d][%d] position %d: the tree's bin ends (%d entries), the model has m%d",
 				gen, bin, i, s.len, model);
 		else if (model < 0)
 			mlf_failure_msg(f,
-				"fifo[%d][%d] position %d: the port has m%d, the model's bin ends (%d entries)",
+				"fifo[%d][%d] position %d: the tree's code has m%d, the model's bin ends (%d entries)",
 				gen, bin, i, port, mb->len);
 		else
 			mlf_failure_msg(f,
-				"fifo[%d][%d] position %d: the port has m%d, the model m%d",
+				"fifo[%d][%d] position %d: the tree's code has m%d, the model m%d",
 				gen, bin, i, port, model);
 		return false;
 	}
@@ -170,7 +170,7 @@ bool model_order_memcg(const struct mlf_check_state *w, int nid, int i,
 
 	if (!memcg != !mc->allocated) {
 		mlf_failure_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
-		mlf_failure_msg(f, "m%d %s in the port, %s in the model", i,
+		mlf_failure_msg(f, "m%d %s in the tree's code, %s in the model", i,
 				memcg ? "exists" : "does not exist",
 				mc->allocated ? "exists" : "does not exist");
 		return false;
@@ -188,7 +188,7 @@ bool model_order_memcg(const struct mlf_check_state *w, int nid, int i,
 	}
 	if (linked != mc->linked[nid]) {
 		mlf_failure_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
-		mlf_failure_msg(f, "m%d is %s in the port, %s in the model", i,
+		mlf_failure_msg(f, "m%d is %s in the tree's code, %s in the model", i,
 				linked ? "linked" : "unlinked",
 				mc->linked[nid] ? "linked" : "unlinked");
 		return false;
@@ -197,7 +197,7 @@ bool model_order_memcg(const struct mlf_check_state *w, int nid, int i,
 		       lrugen->seg != mc->seg[nid])) {
 		mlf_failure_at(f, "model.order", nid, lrugen->gen, MLF_NONE, i);
 		mlf_failure_msg(f,
-			"m%d has gen %d seg %s in the port, gen %d seg %s in the model",
+			"m%d has gen %d seg %s in the tree's code, gen %d seg %s in the model",
 			i, lrugen->gen, seg_name(lrugen->seg), mc->gen[nid],
 			seg_name(mc->seg[nid]));
 		return false;

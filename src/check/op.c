@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The names of the ops and of the rotations they carry (op.h): one table
- * each, for every message, trace context and test that names them.
+ * each, for every message, trace context and test that names them; and
+ * the kernel function of the code under test each op runs, which a
+ * failure report finds in the tree (fuzz/context.h).
  */
 #include "op.h"
 
@@ -20,6 +22,22 @@ static const char *const rotate_op_names[] = {
 	[MEMCG_LRU_TAIL] = "TAIL", [MEMCG_LRU_OLD] = "OLD",
 	[MEMCG_LRU_YOUNG] = "YOUNG",
 };
+
+/* the kernel function of the code under test each op runs (none: NULL) */
+static const char *const op_kernel_functions[MLF_OP_NR] = {
+	[MLF_OP_ONLINE] = "lru_gen_online_memcg",
+	[MLF_OP_OFFLINE] = "mem_cgroup_css_offline",
+	[MLF_OP_RELEASE] = "mem_cgroup_css_released",
+	[MLF_OP_ROTATE] = "lru_gen_rotate_memcg",
+	[MLF_OP_SOFT] = "lru_gen_soft_reclaim",
+	[MLF_OP_RECLAIM] = "shrink_many",
+	[MLF_OP_CSS_OFFLINE] = "mem_cgroup_css_offline",
+};
+
+const char *mlf_op_kernel_function(int kind)
+{
+	return kind >= 0 && kind < MLF_OP_NR ? op_kernel_functions[kind] : NULL;
+}
 
 const char *mlf_op_kind_name(int kind)
 {

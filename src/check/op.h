@@ -51,5 +51,7 @@ struct mlf_op {
 const char *mlf_op_kind_name(int kind);
 /* "HEAD", "TAIL", "OLD", "YOUNG" (and "NOP"); "?" for no such rotation */
 const char *mlf_rotate_op_name(int op);
+/* "lru_gen_rotate_memcg", ...: the code under test's function an op runs */
+const char *mlf_op_kernel_function(int kind);
 
 #endif

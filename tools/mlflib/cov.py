@@ -5,8 +5,11 @@ Coverage: the corpus (default: the shipped corpus/<target>; --dir: a
 campaign's; --corpus: any directories) runs through <target>_replay of the
 coverage preset (clang -fprofile-instr-generate -fcoverage-mapping), each
 process writing a .profraw; llvm-profdata merges them and llvm-cov prints
-line and branch coverage per file of src/mm and src/kernel, and writes an
-HTML report. --plot DIR draws DIR/<target>/stats.csv (coverage and corpus
+line and branch coverage per file of the code under test (the kernel
+tree's mm/vmscan.c and mm/memcontrol.c, the lines the cut compiles, and
+its list headers: the build's copy of the tree at its variant, bug and
+patches), of the models of src/mm and of the shim, src/kernel, and writes
+an HTML report. --plot DIR draws DIR/<target>/stats.csv (coverage and corpus
 size over time, written by `mlf fuzz`) to a PNG with gnuplot. --states
 reports state coverage instead (states.py): which cells of (op kind, the
 memcg's life stage, its generation against seq, segment, place in its bin)
@@ -29,6 +32,30 @@ from . import states
 from . import targets
 
 SOURCES = ("src/mm", "src/kernel")
+# the files of the tree the code under test is cut from, as the table names them
+TREE = "the tree"
+
+
+def tree_sources(build, variant, bug, code):
+    """{path in the build: name in the tree} of the code under test's files:
+    the build's copy of the tree (the cut's #line names it) and the cut's
+    list headers (kernel/tree.py's manifest.json says where)."""
+    try:
+        with open(os.path.join(build, "kernel", "manifest.json"), encoding="utf-8") as f:
+            m = json.load(f)
+    except (OSError, ValueError):
+        return {}, None
+    entry = m["bugs"].get(bug) if bug else m["variants"].get(variant or code.default_variant())
+    if not entry:
+        return {}, None
+    name = m["variants"].get(entry.get("variant"), entry).get("name") if bug else entry["name"]
+    copy = entry.get("tree") or m["variants"][entry["variant"]]["tree"]
+    cut = entry["cut"]
+    files = {os.path.join(copy, "mm", "vmscan.c"): "mm/vmscan.c",
+             os.path.join(copy, "mm", "memcontrol.c"): "mm/memcontrol.c"}
+    for h in ("list_nulls.h", "rculist_nulls.h"):
+        files[os.path.join(cut, "include", "linux", h)] = "include/linux/" + h
+    return files, "%s%s" % (name, " + " + bug if bug else "")
 
 
 def llvm_tool(name):
@@ -79,19 +106,23 @@ def collect(build, chosen, args, raw):
     return binaries
 
 
-def summary(llvm_cov, binaries, profdata):
-    """{file: {"lines": (covered, count), "branches": (covered, count)}}."""
+def summary(llvm_cov, binaries, profdata, tree_files):
+    """{file: {"lines": (covered, count), "branches": (covered, count)}}; the
+    tree's files are named "the tree/<its path>"."""
     cmd = [llvm_cov, "export", "-summary-only", "-instr-profile=" + profdata, binaries[0]]
     for b in binaries[1:]:
         cmd += ["-object", b]
-    cmd += [os.path.join(common.ROOT, s) for s in SOURCES]
+    cmd += sorted(tree_files) + [os.path.join(common.ROOT, s) for s in SOURCES]
     common.show(cmd)
     data = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
     files = {}
     for entry in data["data"]:
         for f in entry["files"]:
             s = f["summary"]
-            files[os.path.relpath(f["filename"], common.ROOT)] = {
+            name = f["filename"]
+            name = TREE + "/" + tree_files[name] if name in tree_files else \
+                os.path.relpath(name, common.ROOT)
+            files[name] = {
                 "lines": (s["lines"]["covered"], s["lines"]["count"]),
                 "branches": (s["branches"]["covered"], s["branches"]["count"]),
                 "functions": (s["functions"]["covered"], s["functions"]["count"])}
@@ -102,16 +133,18 @@ def pct(pair):
     return 100.0 * pair[0] / pair[1] if pair[1] else 100.0
 
 
-def print_table(files):
-    print("%-28s %-19s %-19s %s" % ("file", "lines", "branches", "functions"))
+def print_table(files, tree_name=None):
+    if tree_name:
+        print("the code under test: %s" % tree_name)
+    print("%-34s %-19s %-19s %s" % ("file", "lines", "branches", "functions"))
 
     def row(name, s):
-        print("%-28s %5d/%-5d %6.1f%% %5d/%-5d %6.1f%% %4d/%-3d %4.0f%%" % (
+        print("%-34s %5d/%-5d %6.1f%% %5d/%-5d %6.1f%% %4d/%-3d %4.0f%%" % (
             name, s["lines"][0], s["lines"][1], pct(s["lines"]), s["branches"][0],
             s["branches"][1], pct(s["branches"]), s["functions"][0], s["functions"][1],
             pct(s["functions"])))
 
-    for top in SOURCES:
+    for top in (TREE,) + SOURCES:
         mine = {n: s for n, s in files.items() if n.startswith(top + "/")}
         if not mine:
             continue
@@ -129,8 +162,10 @@ def run_cov(args):
         raise common.MlfError("unknown target %r (have: %s)" % (args.target, ", ".join(known)))
     chosen = [args.target] if args.target else getattr(args, "dir_targets", None) or known
     profdata_tool, llvm_cov = llvm_tool("profdata"), llvm_tool("cov")
+    code = builds.Code.of(args)
     build = builds.ensure_built("coverage", args.variant, args.bug,
-                              targets=[t + "_replay" for t in chosen])
+                                targets=[t + "_replay" for t in chosen], code=code)
+    tree_files, tree_name = tree_sources(build, args.variant, args.bug, code)
     out = os.path.abspath(args.out)
     raw = os.path.join(out, "profraw")
     shutil.rmtree(raw, ignore_errors=True)
@@ -141,7 +176,7 @@ def run_cov(args):
     profdata = os.path.join(out, "mlf.profdata")
     common.run([profdata_tool, "merge", "-sparse", "-o", profdata]
                + sorted(glob.glob(os.path.join(raw, "*.profraw"))))
-    files = summary(llvm_cov, binaries, profdata)
+    files = summary(llvm_cov, binaries, profdata, tree_files)
     html = os.path.join(out, "html")
     shutil.rmtree(html, ignore_errors=True)
     cmd = [llvm_cov, "show", "-format=html", "-show-branches=count",
@@ -149,9 +184,9 @@ def run_cov(args):
            "-instr-profile=" + profdata, binaries[0]]
     for b in binaries[1:]:
         cmd += ["-object", b]
-    common.run(cmd + [os.path.join(common.ROOT, s) for s in SOURCES],
+    common.run(cmd + sorted(tree_files) + [os.path.join(common.ROOT, s) for s in SOURCES],
                stdout=subprocess.DEVNULL)
-    print_table(files)
+    print_table(files, tree_name)
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(files, f, indent=1, sort_keys=True)
     print("cov: HTML report %s" % os.path.relpath(os.path.join(html, "index.html")))
@@ -210,7 +245,8 @@ def run_states(args):
     if not chosen:
         raise common.MlfError("no state coverage for the targets of --dir %s" % args.dir)
     build = builds.ensure_built(args.preset, args.variant, args.bug,
-                                targets=[t + "_replay" for t in chosen])
+                                targets=[t + "_replay" for t in chosen],
+                                code=builds.Code.of(args))
     findings = 0
     report = {}
     for target in chosen:
@@ -278,13 +314,14 @@ def register(subparsers):
         "cov", help="source-based coverage of a corpus; plot a campaign",
         description="Run the corpus (default: the shipped one) through the coverage build's "
                     "replay drivers, merge the profiles (llvm-profdata) and report line and "
-                    "branch coverage of src/mm and src/kernel per file (llvm-cov), with an "
-                    "HTML report. --plot DIR draws a campaign's coverage and corpus size over "
+                    "branch coverage per file (llvm-cov) of the code under test (the tree's "
+                    "mm/vmscan.c and mm/memcontrol.c, the lines the cut compiles; its list "
+                    "headers), of src/mm and of src/kernel, with an HTML report. --plot DIR draws a campaign's coverage and corpus size over "
                     "time (DIR/<target>/stats.csv) to a PNG.")
     p.add_argument("--target", help="one target (default: all)")
     p.add_argument("--dir", help="use the corpus of this campaign directory")
     p.add_argument("--corpus", nargs="+", metavar="DIR", help="use these directories")
-    p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)
+    builds.add_code_arguments(p)
     p.add_argument("--bug", help="bug variant")
     p.add_argument("--out", default=os.path.join(common.OUT_DIR, "cov"),
                    help="where the profiles and the HTML go (default out/cov)")

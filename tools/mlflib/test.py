@@ -76,7 +76,7 @@ def junit_counts(path):
     return passed, failed, skipped
 
 
-def test_preset(preset, extra, label=None):
+def test_preset(preset, extra, label=None, variant=None, code=None):
     """Build and test one preset (with @label, only the tests of that
     ctest label); returns a result dict for the summary."""
     start = time.monotonic()
@@ -85,7 +85,7 @@ def test_preset(preset, extra, label=None):
         extra = ["-L", label] + list(extra)
         result["label"] = label
     try:
-        build = builds.ensure_built(preset)
+        build = builds.ensure_built(preset, variant, code=code)
     except common.MlfError as e:
         result.update(status="build failed", detail=str(e),
                       seconds=time.monotonic() - start)
@@ -96,8 +96,8 @@ def test_preset(preset, extra, label=None):
     # --output-junit is relative to the build tree; the preset adds the
     # sanitizer options and the per-test timeout.
     # --no-tests=error: a filter that matches nothing is a failure, not a pass
-    cmd = ["ctest", "--preset", preset, "-j2", "--output-on-failure", "--no-tests=error",
-           "--output-junit", JUNIT] + list(extra)
+    cmd = ["ctest", "--preset", preset, "--test-dir", build, "-j2", "--output-on-failure",
+           "--no-tests=error", "--output-junit", JUNIT] + list(extra)
     proc = common.run(cmd, cwd=common.ROOT, check=False)
     counts = junit_counts(junit)
     if counts:
@@ -128,10 +128,12 @@ def run(args, extra):
         presets = default_presets()
     for p in presets:
         builds.check_preset(p)
+    code = builds.Code.of(args)
+    code.check()
     total_start = time.monotonic()
     # the default run: of some presets only their own tests
     labels = {} if args.preset else DEFAULT_LABELS
-    results = [test_preset(p, extra, labels.get(p)) for p in presets]
+    results = [test_preset(p, extra, labels.get(p), args.variant, code) for p in presets]
     print("\nmlf test summary:")
     failed_presets = 0
     for r in results:
@@ -163,11 +165,15 @@ def register(subparsers):
         description="Configure, build and ctest the dev (gcc), asan (clang ASan+UBSan) "
                     "and tsan (clang TSan) presets, and fuzz and fuzz-tsan when clang's "
                     "libFuzzer is available (of fuzz-tsan the tests labelled fuzz-tsan, "
-                    "the ones only that build runs). Arguments mlf does not know go to "
-                    "ctest (for example -R list or -V).")
+                    "the ones only that build runs). With --tree / --patches, the same on "
+                    "that code under test (build/<preset>-tree-<hash>). Arguments mlf does "
+                    "not know go to ctest (for example -R list or -V).")
     p.add_argument("--preset", action="append",
                    help="test only this preset, all of its tests (repeatable; default dev, "
                         "asan, tsan, fuzz, fuzz-tsan)")
     p.add_argument("--quick", action="store_true",
                    help="only the dev preset, for a fast check before a commit")
+    builds.add_code_arguments(p, "with --patches, the one seed level the build has (default "
+                                 "v6.12); else the build's default variant (every level "
+                                 "whose patches apply to the tree is tested)")
     p.set_defaults(func=run, passthrough=True)
