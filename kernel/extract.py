@@ -434,6 +434,26 @@ def features(vm, mz, rotate, shrink, memcg_members, lrugen_members):
     return feats
 
 
+def has(vm, mcs, enums, lo, hi):
+    """The names the harness asks the tree for: each MEMCG_LRU_* enumerator,
+    SOFT_RECLAIM (lru_gen_soft_reclaim(), gone in d5d1712c5928) and
+    OFFLINE_OLD (the css_offline callback moves the memcg to the old
+    generation: it calls lru_gen_offline_memcg(), which rotates with
+    MEMCG_LRU_OLD)."""
+    out = []
+    for es, ee in enums:
+        text = vm.text[es:ee]
+        out += re.findall(r"\b(MEMCG_LRU_[A-Z]+)\b", text)
+    if vm.function("lru_gen_soft_reclaim", lo, hi):
+        out.append("SOFT_RECLAIM")
+    offline = vm.function("lru_gen_offline_memcg", lo, hi)
+    callback = mcs.function("mem_cgroup_css_offline")
+    if offline and callback and "MEMCG_LRU_OLD" in vm.text[offline[0]:offline[1]] and \
+            re.search(r"\blru_gen_offline_memcg\s*\(", mcs.text[callback[0]:callback[1]]):
+        out.append("OFFLINE_OLD")
+    return out
+
+
 # ---- generation ----
 
 def top_functions(src, lo, hi):
@@ -534,6 +554,8 @@ def generate(texts, out, where=None, name=None):
            "#ifndef _MLF_TREE_GEN_H", "#define _MLF_TREE_GEN_H", ""]
     for fname, why in sorted(feats.items()):
         hdr.append("/* %s */\n#define %s 1" % (why, fname))
+    hdr += ["", "/* what the tree has that another tree may not (src/mm/mmzone.h) */"]
+    hdr += ["#define MLF_TREE_HAS_%s 1" % n for n in has(vm, mcs, enums, lo, hi)]
     hdr += ["", "/* what the tree is, and where its functions are, for the reports */",
             "#define MLF_TREE_NAME %s" % json.dumps(name or version(texts) or "a kernel tree"),
             "#define MLF_TREE_FUNCTIONS(X) \\"]

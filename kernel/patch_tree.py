@@ -19,9 +19,10 @@ only finds the patches in a file and says why one does not apply:
   (where most of its leading lines match), e.g.
     bad.diff: hunk #1 of mm/vmscan.c (@@ -20,4 +20,4 @@) does not apply:
     line 22 reads 'line 22', the hunk expects 'line 22x'
-  unless the patch has an adaptation: a file of the same name in a
-  directory of adaptations (kernel/series/seed/6.12/), which is applied
-  instead and printed ("adapted: ...", with the first line of its text).
+  unless the patch has an adaptation that applies: a file of the same
+  name in a directory of adaptations (kernel/series/seed/6.12/, ...),
+  which is applied instead and printed ("adapted: ...", with the first
+  paragraph of its text).
 - Nothing half-made stays behind: the copy is made in DIR.tmp and
   renamed to DIR only when every patch applied.
 
@@ -251,25 +252,29 @@ def apply_one(root, patch, only, log):
             raise PatchError(why_not(root, patch, fd, rel, out))
 
 
-def adaptation_of(patch, adaptations):
-    """The adaptation of @patch (a file of its name in @adaptations), or None."""
-    if not adaptations:
-        return None
-    path = os.path.join(adaptations, os.path.basename(patch.source))
-    if not os.path.isfile(path):
-        return None
-    found = split_patches(path)
-    return found[0] if len(found) == 1 else None
+def adaptations_of(patch, adaptations):
+    """The adaptations of @patch (a file of its name in each directory of
+    @adaptations, in order)."""
+    out = []
+    for d in adaptations or []:
+        path = os.path.join(d, os.path.basename(patch.source))
+        if os.path.isfile(path):
+            found = split_patches(path)
+            if len(found) == 1:
+                out.append(found[0])
+    return out
 
 
 def apply_patches(root, patches, only=None, adaptations=None, log=print):
     """Apply @patches to the files under @root, in order. A patch that does
-    not apply is tried as its adaptation, if it has one; else, the error."""
+    not apply is tried as each of its adaptations (@adaptations: the
+    directories of them), the first that applies taken; else, the error."""
     for patch in patches:
         why = refusal(root, patch, only, log)
         if why:
-            alt = adaptation_of(patch, adaptations)
-            if not alt or refusal(root, alt, only, log):
+            alt = next((a for a in adaptations_of(patch, adaptations)
+                        if not refusal(root, a, only, log)), None)
+            if not alt:
                 raise PatchError(why)
             with open(alt.source, encoding="utf-8") as f:
                 said = " ".join(f.read().split("\n\n", 1)[0].split())
@@ -281,9 +286,10 @@ def apply_patches(root, patches, only=None, adaptations=None, log=print):
 def read_series(path, level=None):
     """The patch files of a series file (kernel/series/seed/series) up to
     the "level L" line naming @level (all of them: None), and where its
-    adaptations are (the directory beside it named in "adaptations D")."""
+    adaptations are (the directories beside it that "adaptations D..."
+    names, tried in order)."""
     here = os.path.dirname(os.path.abspath(path))
-    files, levels, adapt = [], [], None
+    files, levels, adapt = [], [], []
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
@@ -293,14 +299,14 @@ def read_series(path, level=None):
             if words[0] == "level" and len(words) == 2:
                 levels.append(words[1])
                 if words[1] == level:
-                    return files, os.path.join(here, adapt) if adapt else None
-            elif words[0] == "adaptations" and len(words) == 2:
-                adapt = words[1]
+                    return files, adapt
+            elif words[0] == "adaptations":
+                adapt = [os.path.join(here, d) for d in words[1:]]
             else:
                 files.append(os.path.join(here, line))
     if level is not None:
         raise PatchError("%s: no level %s (it has %s)" % (path, level, ", ".join(levels)))
-    return files, os.path.join(here, adapt) if adapt else None
+    return files, adapt
 
 
 def series_levels(path):

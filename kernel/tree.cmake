@@ -12,8 +12,9 @@
 # v6.12: the patches are on the tree as it is); without, every variant
 # whose patches apply (on the default tree all of them must, and every
 # zoo bug's: a patch that no longer applies fails the configure with its
-# hunk). Sets MLF_CORRECT_VARIANTS, MLF_TREE_* (manifest.cmake) and
-# MLF_CUT, the cut of MLF_VARIANT, for what is built once per build.
+# hunk). Sets MLF_CORRECT_VARIANTS, MLF_TREE_* (manifest.cmake), MLF_CUT,
+# the cut of MLF_VARIANT, for what is built once per build, and
+# MLF_DEFAULT_CODE: whether this is the default tree as it is.
 
 set(MLF_DEFAULT_TREE /usr/src/linux-source-6.12.tar.xz)
 set(MLF_KERNEL_TREE "${MLF_DEFAULT_TREE}" CACHE STRING
@@ -61,3 +62,10 @@ include(${CMAKE_BINARY_DIR}/kernel/manifest.cmake)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${MLF_TREE_INPUTS})
 set(MLF_CORRECT_VARIANTS ${MLF_TREE_VARIANTS})
 set(MLF_CUT ${MLF_TREE_CUT_${MLF_VARIANT}})
+# the default tree as it is: what the shipped corpus, the zoo's
+# reproducers and its "caught" tests were made on
+if(mlf_tree STREQUAL MLF_DEFAULT_TREE AND NOT MLF_PATCHES)
+  set(MLF_DEFAULT_CODE ON)
+else()
+  set(MLF_DEFAULT_CODE OFF)
+endif()

@@ -157,7 +157,8 @@ class Tree:
         """tree/<name>/: @start's files with @steps applied (patch_tree.make)."""
         out = os.path.join(self.out, "tree", name)
         key = digest("copy", self.dir_key(start),
-                     *[digest(*[file_digest(p.source) for p in patches], only, alt)
+                     *[digest(*[file_digest(p.source) for p in patches], only,
+                              *[self.dir_key(d) for d in alt or []])
                        for patches, only, alt in steps])
         if not self.stamp_ok(out, key):
             def fill(d):
@@ -243,8 +244,8 @@ def make(args, log):
             files, adapt = patch_tree.read_series(SERIES, v)
             t.inputs += files
             steps.append((patch_tree.load(files), None, adapt))
-            if adapt:
-                t.inputs += [os.path.join(adapt, n) for n in sorted(os.listdir(adapt))]
+            for d in adapt:
+                t.inputs += [os.path.join(d, n) for n in sorted(os.listdir(d))]
         steps.append((user, None, None))
         label = "%s (%s)%s" % (version, describe(t.tree, args.patches),
                                "" if v == BASE_LEVEL else " + " + v)

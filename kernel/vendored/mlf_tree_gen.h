@@ -12,6 +12,15 @@
 /* lru_gen_rotate_memcg() skips YOUNG (line 4253) */
 #define CONFIG_LRU_GEN_YOUNG_SKIP 1
 
+/* what the tree has that another tree may not (src/mm/mmzone.h) */
+#define MLF_TREE_HAS_MEMCG_LRU_NOP 1
+#define MLF_TREE_HAS_MEMCG_LRU_HEAD 1
+#define MLF_TREE_HAS_MEMCG_LRU_TAIL 1
+#define MLF_TREE_HAS_MEMCG_LRU_OLD 1
+#define MLF_TREE_HAS_MEMCG_LRU_YOUNG 1
+#define MLF_TREE_HAS_SOFT_RECLAIM 1
+#define MLF_TREE_HAS_OFFLINE_OLD 1
+
 /* what the tree is, and where its functions are, for the reports */
 #define MLF_TREE_NAME "Linux 6.12.118 (Debian linux-source-6.12 6.12.118-1~deb12u1) + p1-5-lockrand"
 #define MLF_TREE_FUNCTIONS(X) \

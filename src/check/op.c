@@ -17,10 +17,9 @@ static const char *const op_kind_names[MLF_OP_NR] = {
 	[MLF_OP_RECLAIM] = "reclaim", [MLF_OP_CSS_OFFLINE] = "css_offline",
 };
 
-static const char *const rotate_op_names[] = {
-	[MEMCG_LRU_NOP] = "NOP",   [MEMCG_LRU_HEAD] = "HEAD",
-	[MEMCG_LRU_TAIL] = "TAIL", [MEMCG_LRU_OLD] = "OLD",
-	[MEMCG_LRU_YOUNG] = "YOUNG",
+/* by mlf_rotation_index() (mm/mmzone.h), whatever the tree's values */
+static const char *const rotate_op_names[MLF_NR_ROTATIONS] = {
+	"HEAD", "TAIL", "OLD", "YOUNG",
 };
 
 /* the kernel function of the code under test each op runs (none: NULL) */
@@ -46,5 +45,9 @@ const char *mlf_op_kind_name(int kind)
 
 const char *mlf_rotate_op_name(int op)
 {
-	return op >= 0 && op <= MEMCG_LRU_YOUNG ? rotate_op_names[op] : "?";
+	int i = mlf_rotation_index(op);
+
+	if (op == MEMCG_LRU_NOP)
+		return "NOP";
+	return i >= 0 ? rotate_op_names[i] : "?";
 }

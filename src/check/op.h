@@ -37,7 +37,7 @@ struct mlf_op {
 	u8 kind;		/* enum mlf_op_kind */
 	u16 memcg;		/* pool slot */
 	u8 node;
-	u8 rotate_op;		/* MEMCG_LRU_HEAD .. MEMCG_LRU_YOUNG */
+	u8 rotate_op;		/* MEMCG_LRU_*: mlf_rotation() (mm/mmzone.h) */
 	u8 softirq;		/* soft: run in simulated softirq context */
 	/* set: */
 	u8 below_min, below_low, success, sizable, nr_reclaimed;

@@ -65,6 +65,55 @@ static inline struct pglist_data *lruvec_pgdat(struct lruvec *lruvec)
 	return lruvec->pgdat;
 }
 
+/*
+ * The rotations the harness's ops name (HEAD, TAIL, OLD, YOUNG: 6.12's
+ * four, by which a trace names them), in the tree's values. A tree that
+ * lacks one (d5d1712c5928 removed MEMCG_LRU_HEAD, mm-new MEMCG_LRU_OLD)
+ * gets a value none of its enumerators has: mlf_tree_has_rotation() is
+ * false for it, and the harness skips the ops that need it. A memcg's seg
+ * is the tree's value too; mlf_seg_kind() names it as the model does.
+ */
+#define MLF_NOT_IN_TREE 0x40
+#ifndef MLF_TREE_HAS_MEMCG_LRU_HEAD
+#define MEMCG_LRU_HEAD (MLF_NOT_IN_TREE + 1)
+#endif
+#ifndef MLF_TREE_HAS_MEMCG_LRU_OLD
+#define MEMCG_LRU_OLD (MLF_NOT_IN_TREE + 3)
+#endif
+#define MLF_NR_ROTATIONS 4
+
+/* the @i-th rotation (0..3: HEAD, TAIL, OLD, YOUNG) in the tree's values */
+static inline int mlf_rotation(int i)
+{
+	static const int rotations[MLF_NR_ROTATIONS] = {
+		MEMCG_LRU_HEAD, MEMCG_LRU_TAIL, MEMCG_LRU_OLD, MEMCG_LRU_YOUNG,
+	};
+
+	return rotations[i % MLF_NR_ROTATIONS];
+}
+
+/* which of the four @op is (0..3), -1 for none */
+static inline int mlf_rotation_index(int op)
+{
+	int i;
+
+	for (i = 0; i < MLF_NR_ROTATIONS; i++)
+		if (mlf_rotation(i) == op)
+			return i;
+	return -1;
+}
+
+static inline bool mlf_tree_has_rotation(int op)
+{
+	return mlf_rotation_index(op) >= 0 && op < MLF_NOT_IN_TREE;
+}
+
+/* a seg as the model has it: 0 default, 1 head, 2 tail, -1 none of them */
+static inline int mlf_seg_kind(int seg)
+{
+	return seg == 0 ? 0 : seg == MEMCG_LRU_HEAD ? 1 : seg == MEMCG_LRU_TAIL ? 2 : -1;
+}
+
 struct mem_cgroup;
 
 /* the tree's (lru_gen_init_pgdat: its memcg part) and the glue's */

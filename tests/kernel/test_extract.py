@@ -259,8 +259,8 @@ class Tree(unittest.TestCase):
     def test_shim_lacks(self):
         t = dict(self.texts)
         t[extract.VMSCAN] = t[extract.VMSCAN].replace(
-            "\tlru_gen_rotate_memcg(lruvec, MEMCG_LRU_HEAD);\n",
-            "\tlru_gen_rotate_memcg(lruvec, MEMCG_LRU_HEAD);\n\tmem_cgroup_flush_stats(memcg);\n", 1)
+            "\tnew = old = lruvec->lrugen.gen;\n",
+            "\tnew = old = lruvec->lrugen.gen;\n\tmem_cgroup_flush_stats(NULL);\n", 1)
         _, out = self.cut(t, "lacks")
         with self.assertRaises(extract.CutError) as e:
             extract.check(os.environ.get("CC", "cc"), out)

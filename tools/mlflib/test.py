@@ -76,6 +76,28 @@ def junit_counts(path):
     return passed, failed, skipped
 
 
+def ctest_command(preset, build):
+    """(ctest command, environment) for @build of @preset: the preset's own
+    tree by its test preset; another (another tree, patches, variant) by
+    --test-dir with the test preset's environment and timeout, which a
+    test preset cannot be pointed elsewhere to give."""
+    if os.path.abspath(build) == common.build_dir(preset):
+        return ["ctest", "--preset", preset], None
+    tests = {p["name"]: p for p in builds.load_presets().get("testPresets", [])}
+    env, timeout, name = {}, None, preset
+    while name:
+        p = tests.get(name, {})
+        for k, v in p.get("environment", {}).items():
+            env.setdefault(k, v.replace("${sourceDir}", common.ROOT))
+        timeout = timeout or p.get("execution", {}).get("timeout")
+        name = p.get("inherits")
+        name = name[0] if isinstance(name, list) else name
+    cmd = ["ctest", "--test-dir", build]
+    if timeout:
+        cmd += ["--timeout", str(timeout)]
+    return cmd, env
+
+
 def test_preset(preset, extra, label=None, variant=None, code=None):
     """Build and test one preset (with @label, only the tests of that
     ctest label); returns a result dict for the summary."""
@@ -96,9 +118,9 @@ def test_preset(preset, extra, label=None, variant=None, code=None):
     # --output-junit is relative to the build tree; the preset adds the
     # sanitizer options and the per-test timeout.
     # --no-tests=error: a filter that matches nothing is a failure, not a pass
-    cmd = ["ctest", "--preset", preset, "--test-dir", build, "-j2", "--output-on-failure",
-           "--no-tests=error", "--output-junit", JUNIT] + list(extra)
-    proc = common.run(cmd, cwd=common.ROOT, check=False)
+    cmd, env = ctest_command(preset, build)
+    cmd += ["-j2", "--output-on-failure", "--no-tests=error", "--output-junit", JUNIT]
+    proc = common.run(cmd + list(extra), cwd=common.ROOT, env=env, check=False)
     counts = junit_counts(junit)
     if counts:
         result["passed"], result["failed"], result["skipped"] = counts
