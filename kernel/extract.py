@@ -49,8 +49,9 @@ TREE_FILES = (VMSCAN, MMZONE, LIST_NULLS, RCULIST_NULLS, MEMCONTROL)
 MAKEFILE = "Makefile"
 # the walk's callees and the eviction's entry, cut by name from vmscan.c
 WALK_CALLEES = ("should_abort_scan", "shrink_one")
-# a node's reclaim, for the reclaim target (MLF_EVICTION): what it calls
-# below the memcg LRU is the eviction model's (src/mm/eviction.h)
+# a node's reclaim, for the reclaim target (MLF_EVICTION), where the tree
+# has them: what they call below the memcg LRU is the eviction model's
+# (src/mm/eviction.h)
 NODE_RECLAIM = ("set_initial_priority", "lru_gen_shrink_node")
 # the memcg life cycle's callbacks that reach the memcg LRU (mm/memcontrol.c)
 MEMCG_CALLBACKS = ("mem_cgroup_css_offline", "mem_cgroup_css_released")
@@ -514,9 +515,10 @@ def generate(texts, out, where=None, name=None):
     cut = {}
     for fn in WALK_CALLEES + NODE_RECLAIM:
         found = vm.function(fn)
-        if not found:
+        if found:
+            cut[fn] = found
+        elif fn in WALK_CALLEES:
             raise CutError("%s: no %s()" % (vm.rel, fn))
-        cut[fn] = found
     enums = cut_enums(vm, lo, hi)
     if not enums:
         raise CutError("%s: no enum (MEMCG_LRU_*) in the memcg LRU section" % vm.rel)
@@ -581,7 +583,7 @@ def generate(texts, out, where=None, name=None):
         ['#include "tree_shrink_one_hook.h"',
          "/* shrink_many() */", vm.chunk(shrink[0], shrink[1]),
          "/* a node's reclaim, for the reclaim target */", "#ifdef MLF_EVICTION"] + \
-        [vm.chunk(cut[fn][0], cut[fn][1]) for fn in NODE_RECLAIM] + \
+        [vm.chunk(cut[fn][0], cut[fn][1]) for fn in NODE_RECLAIM if fn in cut] + \
         ["#endif /* MLF_EVICTION */",
          "/* the memcg part of lru_gen_init_pgdat() */",
          memcg_part(vm, "lru_gen_init_pgdat"),
