@@ -44,10 +44,10 @@ def tree_sources(build, variant, bug, code):
         with open(os.path.join(build, "kernel", "manifest.json"), encoding="utf-8") as f:
             m = json.load(f)
     except (OSError, ValueError):
-        return {}, None
+        return {}, None, None
     entry = m["bugs"].get(bug) if bug else m["variants"].get(variant or code.default_variant())
     if not entry:
-        return {}, None
+        return {}, None, None
     name = m["variants"].get(entry.get("variant"), entry).get("name") if bug else entry["name"]
     copy = entry.get("tree") or m["variants"][entry["variant"]]["tree"]
     cut = entry["cut"]
@@ -55,7 +55,7 @@ def tree_sources(build, variant, bug, code):
              os.path.join(copy, "mm", "memcontrol.c"): "mm/memcontrol.c"}
     for h in ("list_nulls.h", "rculist_nulls.h"):
         files[os.path.join(cut, "include", "linux", h)] = "include/linux/" + h
-    return files, "%s%s" % (name, " + " + bug if bug else "")
+    return files, "%s%s" % (name, " + " + bug if bug else ""), cut
 
 
 def llvm_tool(name):
@@ -106,13 +106,13 @@ def collect(build, chosen, args, raw):
     return binaries
 
 
-def summary(llvm_cov, binaries, profdata, tree_files):
+def summary(llvm_cov, binaries, profdata, tree_files, cut_files):
     """{file: {"lines": (covered, count), "branches": (covered, count)}}; the
     tree's files are named "the tree/<its path>"."""
     cmd = [llvm_cov, "export", "-summary-only", "-instr-profile=" + profdata, binaries[0]]
     for b in binaries[1:]:
         cmd += ["-object", b]
-    cmd += sorted(tree_files) + [os.path.join(common.ROOT, s) for s in SOURCES]
+    cmd += sorted(tree_files) + cut_files + [os.path.join(common.ROOT, s) for s in SOURCES]
     common.show(cmd)
     data = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
     files = {}
@@ -129,6 +129,74 @@ def summary(llvm_cov, binaries, profdata, tree_files):
     return files
 
 
+LINE_DIRECTIVE = re.compile(r'^#line (\d+) "([^"]+)"')
+SHOW_LINE = re.compile(r"^\s*(\d+)\|\s*([0-9.]+[kMGTE]?)?\|")
+
+
+def tree_lines(llvm_cov, binaries, profdata, cut_file):
+    """{tree file: {its line: count}} of the executable lines of a cut file
+    (mlf_tree_vmscan.c), by its #line directives: clang's coverage maps the
+    cut's own lines, which name the tree's by those."""
+    cmd = [llvm_cov, "show", "-instr-profile=" + profdata, binaries[0]]
+    for b in binaries[1:]:
+        cmd += ["-object", b]
+    text = subprocess.run(cmd + [cut_file], capture_output=True, text=True).stdout
+    counts = {}
+    for line in text.splitlines():
+        m = SHOW_LINE.match(line)
+        if m and m.group(2):
+            c = m.group(2)
+            scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "E": 1e18}.get(c[-1], 1)
+            counts[int(m.group(1))] = float(c.rstrip("kMGTE")) * scale
+    out, where, at = {}, None, 0
+    with open(cut_file, encoding="utf-8", errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            m = LINE_DIRECTIVE.match(line)
+            if m:
+                at, where = int(m.group(1)), m.group(2)
+                continue
+            if where and n in counts:
+                out.setdefault(where, {})[at] = counts[n]
+            at += 1
+    return out
+
+
+def ranges(numbers):
+    """'4231, 4240-4242' of sorted line numbers."""
+    out, start, prev = [], None, None
+    for n in numbers + [None]:
+        if start is not None and (n is None or n != prev + 1):
+            out.append("%d" % start if start == prev else "%d-%d" % (start, prev))
+            start = None
+        if n is not None and start is None:
+            start = n
+        prev = n
+    return ", ".join(out)
+
+
+def add_tree_rows(files, llvm_cov, binaries, profdata, tree_files, cut):
+    """The rows of the tree's mm/vmscan.c and mm/memcontrol.c, in the tree's
+    lines (the cut's, mapped), with the cut file's branches and functions;
+    returns {tree file: [uncovered lines]}."""
+    uncovered = {}
+    for cut_name in ("mlf_tree_vmscan.c", "mlf_tree_memcg.c"):
+        cut_file = os.path.join(cut, cut_name)
+        key = os.path.relpath(cut_file, common.ROOT)
+        summary_row = files.pop(key, None)
+        for path, lines in tree_lines(llvm_cov, binaries, profdata, cut_file).items():
+            name = tree_files.get(path)
+            if not name:
+                continue
+            covered = sum(1 for c in lines.values() if c > 0)
+            row = {"lines": (covered, len(lines)), "branches": (0, 0), "functions": (0, 0)}
+            if summary_row:
+                row["branches"], row["functions"] = summary_row["branches"], \
+                    summary_row["functions"]
+            files[TREE + "/" + name] = row
+            uncovered[name] = sorted(n for n, c in lines.items() if c == 0)
+    return uncovered
+
+
 def pct(pair):
     return 100.0 * pair[0] / pair[1] if pair[1] else 100.0
 
@@ -136,10 +204,10 @@ def pct(pair):
 def print_table(files, tree_name=None):
     if tree_name:
         print("the code under test: %s" % tree_name)
-    print("%-34s %-19s %-19s %s" % ("file", "lines", "branches", "functions"))
+    print("%-40s %-19s %-19s %s" % ("file", "lines", "branches", "functions"))
 
     def row(name, s):
-        print("%-34s %5d/%-5d %6.1f%% %5d/%-5d %6.1f%% %4d/%-3d %4.0f%%" % (
+        print("%-40s %5d/%-5d %6.1f%% %5d/%-5d %6.1f%% %4d/%-3d %4.0f%%" % (
             name, s["lines"][0], s["lines"][1], pct(s["lines"]), s["branches"][0],
             s["branches"][1], pct(s["branches"]), s["functions"][0], s["functions"][1],
             pct(s["functions"])))
@@ -165,7 +233,7 @@ def run_cov(args):
     code = builds.Code.of(args)
     build = builds.ensure_built("coverage", args.variant, args.bug,
                                 targets=[t + "_replay" for t in chosen], code=code)
-    tree_files, tree_name = tree_sources(build, args.variant, args.bug, code)
+    tree_files, tree_name, cut = tree_sources(build, args.variant, args.bug, code)
     out = os.path.abspath(args.out)
     raw = os.path.join(out, "profraw")
     shutil.rmtree(raw, ignore_errors=True)
@@ -176,7 +244,11 @@ def run_cov(args):
     profdata = os.path.join(out, "mlf.profdata")
     common.run([profdata_tool, "merge", "-sparse", "-o", profdata]
                + sorted(glob.glob(os.path.join(raw, "*.profraw"))))
-    files = summary(llvm_cov, binaries, profdata, tree_files)
+    cut_files = [os.path.join(cut, n) for n in ("mlf_tree_vmscan.c", "mlf_tree_memcg.c")] \
+        if cut else []
+    files = summary(llvm_cov, binaries, profdata, tree_files, cut_files)
+    uncovered = add_tree_rows(files, llvm_cov, binaries, profdata, tree_files, cut) \
+        if cut else {}
     html = os.path.join(out, "html")
     shutil.rmtree(html, ignore_errors=True)
     cmd = [llvm_cov, "show", "-format=html", "-show-branches=count",
@@ -184,9 +256,12 @@ def run_cov(args):
            "-instr-profile=" + profdata, binaries[0]]
     for b in binaries[1:]:
         cmd += ["-object", b]
-    common.run(cmd + sorted(tree_files) + [os.path.join(common.ROOT, s) for s in SOURCES],
-               stdout=subprocess.DEVNULL)
+    common.run(cmd + cut_files + sorted(tree_files) +
+               [os.path.join(common.ROOT, s) for s in SOURCES], stdout=subprocess.DEVNULL)
     print_table(files, tree_name)
+    for name, lines in sorted(uncovered.items()):
+        print("cov: the tree's %s: %s" % (name, "every line covered" if not lines else
+                                            "lines not covered: " + ranges(lines)))
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(files, f, indent=1, sort_keys=True)
     print("cov: HTML report %s" % os.path.relpath(os.path.join(html, "index.html")))
