@@ -247,8 +247,9 @@ def make(args, log):
             for d in adapt:
                 t.inputs += [os.path.join(d, n) for n in sorted(os.listdir(d))]
         steps.append((user, None, None))
-        label = "%s (%s)%s" % (version, describe(t.tree, args.patches),
-                               "" if v == BASE_LEVEL else " + " + v)
+        label = "%s (%s)%s%s" % (version, os.path.basename(t.tree.rstrip("/")),
+                                 "" if v == BASE_LEVEL else " + " + v,
+                                 "".join(" + " + os.path.basename(p) for p in args.patches))
         try:
             copy = t.copy(v, base, steps)
             feats = t.cut(v, copy, label, args.check)
@@ -285,8 +286,8 @@ def make(args, log):
         except (TreeError, patch_tree.PatchError) as e:
             if args.strict:
                 raise TreeError(str(e))
+            # said in manifest.json; the summary line counts them
             manifest["left_out"][bug] = str(e)
-            log("left out: %s: %s" % (bug, e))
             continue
         manifest["bugs"][bug] = entry
     manifest["inputs"] = sorted(set(os.path.abspath(p) for p in t.inputs))
@@ -453,11 +454,14 @@ def main(argv):
     except (TreeError, patch_tree.PatchError, OSError) as e:
         print("mlf kernel: %s" % e, file=sys.stderr)
         return 2
-    print("mlf kernel: %s: %s; %d zoo bug%s" % (
+    left = [b for b in m["left_out"] if b.startswith("bug-")]
+    print("mlf kernel: %s: %s; %d zoo bug%s%s" % (
         describe(m["tree"], m["patches"]),
         ", ".join("%s (%s)" % (v, ", ".join(f.replace("CONFIG_LRU_GEN_", "") for f in e["features"])
                               or "no seed feature") for v, e in m["variants"].items()),
-        len(m["bugs"]), "" if len(m["bugs"]) == 1 else "s"))
+        len(m["bugs"]), "" if len(m["bugs"]) == 1 else "s",
+        " (%d left out: their patches do not apply here; %s/manifest.json says why)"
+        % (len(left), args.out) if left else ""))
     return 0
 
 

@@ -93,7 +93,7 @@ class Code:
     def flags(self, rel=True):
         """The command-line flags that name this code (for hints)."""
         def show(p):
-            return os.path.relpath(p) if rel else p
+            return common.shown_path(p) if rel else p
         out = []
         if self.tree:
             out += ["--tree", show(self.tree)]

@@ -557,8 +557,8 @@ def run(args, extra):
                          (["--seed-level", args.variant] if args.variant else []))
         for key, files, msg, sigs in r["groups"]:
             print("  %-40s x%-4d %s  (tools/mlf minimize %s%s)"
-                  % (key, len(files), os.path.relpath(files[0]), flags + " " if flags else "",
-                     os.path.relpath(files[0])))
+                  % (key, len(files), common.shown_path(files[0]),
+                     flags + " " if flags else "", common.shown_path(files[0])))
             where = signatures.where_line(key, sigs)
             if where:
                 print("  %-40s %s" % ("", where))

@@ -128,7 +128,7 @@ def run(args, extra):
         signer.save()
     width = max([len(s) for _, s in groups] + [20])
     for (target, key), g in groups.items():
-        print("%-*s  %4d  %s  %s" % (width, key, len(g["files"]), os.path.relpath(g["files"][0]),
+        print("%-*s  %4d  %s  %s" % (width, key, len(g["files"]), common.shown_path(g["files"][0]),
                                     re.sub(r"\s+", " ", g["msg"])))
         where = signatures.where_line(key, g["sigs"])
         if where:
@@ -137,7 +137,7 @@ def run(args, extra):
     for path, on, msg in norepro:
         # not a failure: the file ran clean on the build it was given
         print("%-*s  %4s  %s  on %s: %s" % (width, signatures.NO_REPRO, "-",
-                                            os.path.relpath(path),
+                                            common.shown_path(path),
                                             on or common.DEFAULT_VARIANT, msg))
     n = len(entries)
     print("triage: %d crash file%s, %d unique failure%s%s" % (
