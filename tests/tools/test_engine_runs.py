@@ -199,7 +199,7 @@ class FakeEngine(unittest.TestCase):
         hint = [l for l in out.splitlines() if "tools/mlf minimize" in l]
         self.assertEqual(len(hint), 1, out)
         self.assertIn("--tree %s --patches %s --seed-level p1-5 " % (
-            os.path.relpath(self.tree), os.path.relpath(self.patch)), hint[0])
+            common.shown_path(self.tree), common.shown_path(self.patch)), hint[0])
         self.assertNotIn("build/", hint[0])
         with open(os.path.join(camp, "memcg_lru", "campaign.json")) as f:
             meta = json.load(f)
