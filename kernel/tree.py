@@ -43,6 +43,7 @@ import patch_tree  # noqa: E402
 SERIES = os.path.join(HERE, "series", "seed", "series")
 DEFAULT_TREE = "/usr/src/linux-source-6.12.tar.xz"
 BASE_LEVEL = "v6.12"    # the variant with no seed patch: the tree as it is
+DEFAULT_VARIANT = "p1-5-lockrand"   # the zoo's patches are against its text
 
 
 class TreeError(Exception):
@@ -264,9 +265,10 @@ def make(args, log):
     for bug, fields in zoo_bugs(args.zoo).items():
         path = os.path.join(args.zoo, bug + ".patch")
         t.inputs.append(path)
-        level = fields.get("Variant")
-        if level not in manifest["variants"]:
-            level = args.need
+        # its Variant:, else the level the zoo's patches are written
+        # against (the default variant), else the build's
+        level = next((v for v in (fields.get("Variant"), DEFAULT_VARIANT, args.need)
+                      if v in manifest["variants"]), args.need)
         entry = {"variant": level, "src": False, "tree": None, "cut": None}
         if level not in manifest["variants"]:
             manifest["left_out"][bug] = "its variant %s is not built" % level
