@@ -9,7 +9,9 @@ cuts right. From the tree (a directory or a tarball) it takes:
   mm/vmscan.c            everything between the "memcg LRU" and "the
                          eviction" banners (its enums go to the header),
                          should_abort_scan(), shrink_one() (what they call
-                         below comes from the shim), shrink_many(), the
+                         below comes from the shim), shrink_many(), for
+                         the reclaim target set_initial_priority(),
+                         lru_gen_age_node(), lru_gen_shrink_node(); the
                          memcg part of
                          lru_gen_init_pgdat(), get_memcg_gen/bin
   include/linux/mmzone.h MEMCG_NR_GENS, MEMCG_NR_BINS, struct lru_gen_memcg,
@@ -45,6 +47,16 @@ LIST_NULLS = "include/linux/list_nulls.h"
 RCULIST_NULLS = "include/linux/rculist_nulls.h"
 MEMCONTROL = "mm/memcontrol.c"
 TREE_FILES = (VMSCAN, MMZONE, LIST_NULLS, RCULIST_NULLS, MEMCONTROL)
+# read when the tree has it: the kernel's version, for the reports
+MAKEFILE = "Makefile"
+# the walk's callees and the eviction's entry, cut by name from vmscan.c
+WALK_CALLEES = ("should_abort_scan", "shrink_one")
+# a node's reclaim, for the reclaim target (MLF_EVICTION), where the tree
+# has them (kswapd's pass over the memcg tree, lru_gen_age_node(), then
+# lru_gen_shrink_node()): what they call below the memcg LRU is the
+# eviction model's (src/mm/eviction.h) and the memcg tree's
+# (src/mm/memcontrol.c)
+NODE_RECLAIM = ("set_initial_priority", "lru_gen_age_node", "lru_gen_shrink_node")
 # the memcg life cycle's callbacks that reach the memcg LRU (mm/memcontrol.c)
 MEMCG_CALLBACKS = ("mem_cgroup_css_offline", "mem_cgroup_css_released")
 
@@ -157,8 +169,11 @@ def depths(toks):
 # ---- the cuts ----
 
 class Source:
-    def __init__(self, rel, text):
+    """A file of the tree, tokenized; @where is how #line names it."""
+
+    def __init__(self, rel, text, where=None):
         self.rel, self.text = rel, text
+        self.where = where or rel
         self.toks = tokenize(text)
         self.depth = depths(self.toks)
 
@@ -167,7 +182,7 @@ class Source:
 
     def chunk(self, start, end):
         """Text [start, end) with a #line directive pointing into the tree."""
-        return '#line %d "%s"\n%s\n' % (self.line_of(start), self.rel, self.text[start:end])
+        return '#line %d "%s"\n%s\n' % (self.line_of(start), self.where, self.text[start:end])
 
     def banner(self, title):
         """Index of the banner comment whose text is @title."""
@@ -230,7 +245,7 @@ class Source:
         """The '#define @name' line, after a #line directive to it."""
         for t in self.toks:
             if t.kind == "pp" and re.match(r"#\s*define\s+%s\b" % re.escape(name), t.text):
-                return '#line %d "%s"\n%s' % (t.line, self.rel, t.text)
+                return '#line %d "%s"\n%s' % (t.line, self.where, t.text)
         raise CutError("%s: no #define %s" % (self.rel, name))
 
     def _next_code(self, i):
@@ -379,7 +394,7 @@ def memcg_part(vm, name, must_touch="memcg_lru"):
             result.append((s, e))
     head = vm.text[start:vm.toks[open_].end]
     body = "".join(vm.chunk(s, e) for s, e in sorted(result))
-    return '#line %d "%s"\n%s\n%s}\n' % (vm.line_of(start), vm.rel, head, body)
+    return '#line %d "%s"\n%s\n%s}\n' % (vm.line_of(start), vm.where, head, body)
 
 
 # ---- features: what the tree's code does, for the model and the checks ----
@@ -424,11 +439,73 @@ def features(vm, mz, rotate, shrink, memcg_members, lrugen_members):
     return feats
 
 
+def has(vm, mcs, enums, lo, hi):
+    """The names the harness asks the tree for: each MEMCG_LRU_* enumerator,
+    SOFT_RECLAIM (lru_gen_soft_reclaim(), gone in d5d1712c5928) and
+    OFFLINE_OLD (the css_offline callback moves the memcg to the old
+    generation: it calls lru_gen_offline_memcg(), which rotates with
+    MEMCG_LRU_OLD)."""
+    out = []
+    for es, ee in enums:
+        text = vm.text[es:ee]
+        out += re.findall(r"\b(MEMCG_LRU_[A-Z]+)\b", text)
+    if vm.function("lru_gen_soft_reclaim", lo, hi):
+        out.append("SOFT_RECLAIM")
+    offline = vm.function("lru_gen_offline_memcg", lo, hi)
+    callback = mcs.function("mem_cgroup_css_offline")
+    if offline and callback and "MEMCG_LRU_OLD" in vm.text[offline[0]:offline[1]] and \
+            re.search(r"\blru_gen_offline_memcg\s*\(", mcs.text[callback[0]:callback[1]]):
+        out.append("OFFLINE_OLD")
+    return out
+
+
 # ---- generation ----
 
-def generate(texts, out):
-    """Cut the tree's files (@texts: rel -> text) into @out."""
-    vm, mz = Source(VMSCAN, texts[VMSCAN]), Source(MMZONE, texts[MMZONE])
+def top_functions(src, lo, hi):
+    """[(name, line)] of the functions defined at the top level of toks[lo:hi]."""
+    out, i = [], lo
+    while i < hi:
+        t = src.toks[i]
+        if t.kind == "ident" and src.depth[i] == 0:
+            j = src._next_code(i)
+            if j is not None and src.toks[j].text == "(":
+                k = src._next_code(match_close(src.toks, j))
+                if k is not None and src.toks[k].text == "{":
+                    out.append((t.text, t.line))
+                    i = match_close(src.toks, k)
+        i += 1
+    return out
+
+
+def version(texts):
+    """"Linux 6.12.118" from the tree's Makefile, or None."""
+    text = texts.get(MAKEFILE) or ""
+    v = dict(re.findall(r"^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)$", text, re.M))
+    if len(v) != 3:
+        return None
+    return "Linux %s.%s.%s" % (v["VERSION"], v["PATCHLEVEL"], v["SUBLEVEL"])
+
+
+_SOURCES = {}
+GENERATED = "/* Generated by kernel/extract.py from a kernel tree: do not edit. */"
+
+
+def source(rel, text, where):
+    """Source(rel, text, where), tokenized once per process for each text."""
+    key = (rel, text, where)
+    if key not in _SOURCES:
+        _SOURCES[key] = Source(rel, text, where)
+    return _SOURCES[key]
+
+
+def generate(texts, out, where=None, name=None):
+    """Cut the tree's files (@texts: rel -> text) into @out. #line names
+    the tree's files as @where/<rel> (default: <rel>); @name says what the
+    tree is, for the reports (MLF_TREE_NAME)."""
+    def at(rel):
+        return os.path.join(where, rel) if where else rel
+    vm = source(VMSCAN, texts[VMSCAN], at(VMSCAN))
+    mz = source(MMZONE, texts[MMZONE], at(MMZONE))
 
     lo, hi, start, end = region(vm)
     rotate = vm.function("lru_gen_rotate_memcg", lo, hi)
@@ -438,13 +515,14 @@ def generate(texts, out):
     if not shrink:
         raise CutError("%s: no shrink_many()" % vm.rel)
     # the walk's callees above the eviction, the tree's own (what they call
-    # below is the shim's: src/mm/shrink_one.h)
-    callees = []
-    for name in ("should_abort_scan", "shrink_one"):
-        found = vm.function(name)
-        if not found:
-            raise CutError("%s: no %s()" % (vm.rel, name))
-        callees.append(found)
+    # below is the shim's: src/mm/shrink_one.h), and a node's reclaim
+    cut = {}
+    for fn in WALK_CALLEES + NODE_RECLAIM:
+        found = vm.function(fn)
+        if found:
+            cut[fn] = found
+        elif fn in WALK_CALLEES:
+            raise CutError("%s: no %s()" % (vm.rel, fn))
     enums = cut_enums(vm, lo, hi)
     if not enums:
         raise CutError("%s: no enum (MEMCG_LRU_*) in the memcg LRU section" % vm.rel)
@@ -459,48 +537,70 @@ def generate(texts, out):
     for need in ("gen", "seg", "list"):
         if need not in lrugen_members:
             raise CutError("%s: struct lru_gen_folio has no '%s' member" % (mz.rel, need))
-    reduced = "".join(mz.chunk(ms, me) for name, ms, me in lrugen if name in LRUGEN_MEMBERS)
+    reduced = "".join(mz.chunk(ms, me) for n, ms, me in lrugen if n in LRUGEN_MEMBERS)
     feats = features(vm, mz, rotate, shrink, memcg_members, lrugen_members)
 
-    hdr = ["/* Generated by kernel/extract.py from a kernel tree: do not edit. */",
+    mcs = source(MEMCONTROL, texts[MEMCONTROL], at(MEMCONTROL))
+    callbacks = []
+    for fn in MEMCG_CALLBACKS:
+        found = mcs.function(fn)
+        if not found:
+            raise CutError("%s: no %s()" % (mcs.rel, fn))
+        callbacks.append((fn, found))
+
+    # where each function of the code under test is in the tree, for the
+    # reports: the memcg LRU section's, the walk's, the callbacks
+    where_fns = top_functions(vm, lo, hi)
+    where_fns += [(fn, vm.line_of(f[0])) for fn, f in sorted(cut.items())]
+    where_fns.append(("shrink_many", vm.line_of(shrink[0])))
+    where_fns = [(fn, VMSCAN, line) for fn, line in where_fns]
+    where_fns += [(fn, MEMCONTROL, mcs.line_of(f[0])) for fn, f in callbacks]
+
+    hdr = ["/* SPDX-License-Identifier: GPL-2.0 */", GENERATED,
            "#ifndef _MLF_TREE_GEN_H", "#define _MLF_TREE_GEN_H", ""]
-    for name, why in sorted(feats.items()):
-        hdr.append("/* %s */\n#define %s 1" % (why, name))
-    hdr += [""]
+    for fname, why in sorted(feats.items()):
+        hdr.append("/* %s */\n#define %s 1" % (why, fname))
+    hdr += ["", "/* what the tree has that another tree may not (src/mm/mmzone.h) */"]
+    hdr += ["#define MLF_TREE_HAS_%s 1" % n for n in has(vm, mcs, enums, lo, hi)]
+    hdr += ["", "/* what the tree is, and where its functions are, for the reports */",
+            "#define MLF_TREE_NAME %s" % json.dumps(name or version(texts) or "a kernel tree"),
+            "#define MLF_TREE_FUNCTIONS(X) \\"]
+    hdr += ['\tX(%s, "%s", %d) \\' % w for w in where_fns]
+    hdr += ["", ""]
     hdr += [gens_def, bins_def, "", vm.define("get_memcg_gen"), vm.define("get_memcg_bin"), ""]
-    hdr.append("/* the memcg LRU members of the tree's struct lru_gen_folio */")
-    hdr.append('#line %d "%s"' % (mz.line_of(fs), mz.rel))
-    hdr.append("struct lru_gen_folio {\n" + reduced + "};\n")
+    hdr.append("/* the memcg LRU members of the tree's struct lru_gen_folio, and what the")
+    hdr.append("   models below the code under test add (src/mm/mmzone.h) */")
+    hdr.append('#line %d "%s"' % (mz.line_of(fs), mz.where))
+    hdr.append("struct lru_gen_folio {\n" + reduced + "\tMLF_LRU_GEN_FOLIO_MODEL\n};\n")
     hdr.append(memcg_struct)
     for es, ee in enums:
         hdr.append(vm.chunk(es, ee))
     hdr += ["#endif", ""]
 
-    c = ["/* Generated by kernel/extract.py from a kernel tree: do not edit. */",
+    c = ["// SPDX-License-Identifier: GPL-2.0", GENERATED,
          '#include "tree_vmscan_before.h"', "",
          "/* the memcg LRU section */",
-         '#line %d "%s"' % (vm.line_of(start), vm.rel),
+         '#line %d "%s"' % (vm.line_of(start), vm.where),
          blank_out(vm.text, start, end, enums),
          "/* should_abort_scan() and shrink_one() */"] + \
-        [vm.chunk(f[0], f[1]) for f in callees] + \
-        ['#include "mm/shrink_one_hook.h"',
+        [vm.chunk(cut[fn][0], cut[fn][1]) for fn in WALK_CALLEES] + \
+        ['#include "tree_shrink_one_hook.h"',
          "/* shrink_many() */", vm.chunk(shrink[0], shrink[1]),
+         "/* a node's reclaim, for the reclaim target */", "#ifdef MLF_EVICTION"] + \
+        [vm.chunk(cut[fn][0], cut[fn][1]) for fn in NODE_RECLAIM if fn in cut] + \
+        ["#endif /* MLF_EVICTION */",
          "/* the memcg part of lru_gen_init_pgdat() */",
          memcg_part(vm, "lru_gen_init_pgdat"),
          '#include "tree_vmscan_after.h"', ""]
 
-    mc = Source(MEMCONTROL, texts[MEMCONTROL])
-    memcg = ["/* Generated by kernel/extract.py from a kernel tree: do not edit. */",
+    memcg = ["// SPDX-License-Identifier: GPL-2.0", GENERATED,
              '#include "tree_memcg_before.h"', ""]
-    for name in MEMCG_CALLBACKS:
-        memcg.append("#define %s tree_%s" % (name, name))
-    for name in MEMCG_CALLBACKS:
-        found = mc.function(name)
-        if not found:
-            raise CutError("%s: no %s()" % (mc.rel, name))
-        memcg.append(mc.chunk(found[0], found[1]))
-    for name in MEMCG_CALLBACKS:
-        memcg.append("#undef %s" % name)
+    for fn in MEMCG_CALLBACKS:
+        memcg.append("#define %s tree_%s" % (fn, fn))
+    for fn, found in callbacks:
+        memcg.append(mcs.chunk(found[0], found[1]))
+    for fn in MEMCG_CALLBACKS:
+        memcg.append("#undef %s" % fn)
     memcg += ['#include "tree_memcg_after.h"', ""]
 
     os.makedirs(os.path.join(out, "include", "linux"), exist_ok=True)
@@ -516,12 +616,12 @@ def generate(texts, out):
         path = os.path.join(out, rel)
         # keep the mtime when nothing changed, so the build does not rerun
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding="utf-8", errors="surrogateescape") as f:
                 if f.read() == text:
                     continue
         except OSError:
             pass
-        with open(path, "w", encoding="utf-8") as f:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
     return feats
 
@@ -532,9 +632,11 @@ def read_tree(tree, cache):
     """{rel: text} of TREE_FILES, from a directory or (cached) a tarball."""
     if os.path.isdir(tree):
         texts = {}
-        for rel in TREE_FILES:
+        for rel in TREE_FILES + (MAKEFILE,):
             path = os.path.join(tree, rel)
             if not os.path.isfile(path):
+                if rel == MAKEFILE:
+                    continue
                 raise CutError("%s: no %s (is it a kernel tree?)" % (tree, rel))
             with open(path, encoding="utf-8", errors="surrogateescape") as f:
                 texts[rel] = f.read()
@@ -543,7 +645,7 @@ def read_tree(tree, cache):
         raise CutError("%s: no such tree or tarball" % tree)
     st = os.stat(tree)
     stamp = {"tarball": os.path.abspath(tree), "size": st.st_size, "mtime": st.st_mtime,
-             "files": list(TREE_FILES)}
+             "files": list(TREE_FILES + (MAKEFILE,))}
     stamp_path = os.path.join(cache, "stamp.json")
     try:
         with open(stamp_path, encoding="utf-8") as f:
@@ -555,7 +657,7 @@ def read_tree(tree, cache):
         tar = tarfile.open(tree)
     except (tarfile.TarError, OSError) as e:
         raise CutError("%s: not a tarball (%s)" % (tree, e))
-    want, found = set(TREE_FILES), {}
+    want, found = set(TREE_FILES + (MAKEFILE,)), {}
     with tar:
         for member in tar:
             rel = member.name.split("/", 1)[-1] if "/" in member.name else member.name
@@ -564,6 +666,7 @@ def read_tree(tree, cache):
                 want.discard(rel)
                 if not want:
                     break
+    want.discard(MAKEFILE)
     if want:
         raise CutError("%s: no %s in the tarball" % (tree, sorted(want)[0]))
     for rel, data in found.items():
@@ -655,7 +758,7 @@ def main(argv):
     except CutError as e:
         print("mlf kernel: %s" % e, file=sys.stderr)
         return 2
-    print("mlf kernel: cut %s: %s" % (args.tree, ", ".join(sorted(feats)) or "Linux 6.12 features"))
+    print("mlf kernel: cut %s: %s" % (args.tree, ", ".join(sorted(feats)) or "no seed feature"))
     return 0
 
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The memcg life cycle around the memcg LRU, after mm/memcontrol.c:
- * allocation, css online / offline, the last reference, css_released, and
- * css_free after a grace period; and for the reclaim build the hierarchy
+ * Modelled around the code under test: the memcg life cycle around the
+ * memcg LRU, after mm/memcontrol.c and kernel/cgroup/cgroup.c: allocation,
+ * css online, offline_css()'s order, the references, css_release and
+ * css_free after a grace period. The callbacks on the memcg LRU's side
+ * are the kernel tree's (below). For the reclaim target, the hierarchy
  * that reclaim's protection is computed over: mem_cgroup_iter() and
- * mem_cgroup_calculate_protection() (and _path(), stable 6.12.y).
+ * mem_cgroup_calculate_protection() (and _path(), stable 6.12.y), and
+ * the kmem side of going offline that the tree's callback calls.
  */
 #include "memcontrol.h"
 
@@ -60,12 +63,16 @@ void mem_cgroup_css_online(struct mem_cgroup *memcg)
 	WRITE_ONCE(memcg->online, true);
 }
 
-#ifndef MLF_KERNEL_TREE
 #ifdef MLF_EVICTION
 #include "shrinker.h"
 
-/* the kmem side of going offline: the list_lru items go to the parent */
-static void memcg_offline_kmem(struct mem_cgroup *memcg)
+/*
+ * memcg_offline_kmem(), which the tree's css_offline callback calls
+ * (kernel/tree_memcg_before.h): the list_lru items go to the parent. The
+ * objcgs are not modelled (memcg_reparent_objcgs()), nor is kmem ever
+ * disabled.
+ */
+void memcg_offline_kmem(struct mem_cgroup *memcg)
 {
 	struct mem_cgroup *parent;
 
@@ -78,44 +85,15 @@ static void memcg_offline_kmem(struct mem_cgroup *memcg)
 
 	memcg_reparent_list_lrus(memcg, parent);
 }
-#else
-/* no shrinkers in this build */
-static inline void memcg_offline_kmem(struct mem_cgroup *memcg)
-{
-	(void)memcg;
-}
-
-static inline void reparent_shrinker_deferred(struct mem_cgroup *memcg)
-{
-	(void)memcg;
-}
 #endif
 
 /*
- * The css_offline callback, mm/memcontrol.c's mem_cgroup_css_offline()
- * reduced to what reaches reclaim: memory.min and memory.low go to zero
- * (page_counter_set_min/low(&memcg->memory, 0)), the shrinkers' objects
- * and deferred work go to the parent, and the memcg moves to the old
- * generation so that reclaim gets to it first. The memcg is still online
- * while this runs: CSS_ONLINE is cleared after it returns (css_offline()
- * below).
+ * The css_offline and css_released callbacks (mem_cgroup_css_offline(),
+ * mem_cgroup_css_released()) are the tree's, cut from its mm/memcontrol.c
+ * (kernel/tree_memcg_after.h): what the tree does at offline (protection
+ * reset, the shrinkers' reparenting, lru_gen_offline_memcg()) is the code
+ * under test's.
  */
-void mem_cgroup_css_offline(struct mem_cgroup *memcg)
-{
-	page_counter_set_min(&memcg->memory, 0);
-	page_counter_set_low(&memcg->memory, 0);
-
-	memcg_offline_kmem(memcg);
-	reparent_shrinker_deferred(memcg);
-	lru_gen_offline_memcg(memcg);
-}
-
-/* mem_cgroup_css_released(), reduced likewise */
-void mem_cgroup_css_released(struct mem_cgroup *memcg)
-{
-	lru_gen_release_memcg(memcg);
-}
-#endif /* !MLF_KERNEL_TREE: the tree's own (kernel/tree_memcg_after.h) */
 
 /*
  * The end of offline_css() (kernel/cgroup/cgroup.c): after the callback,

@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What shrink_one() and should_abort_scan() call below the memcg LRU, for
- * the one translation unit that runs shrink_many(): the port's vmscan.c,
- * whose shrink_one() and should_abort_scan() are 6.12's text, or a kernel
- * tree's cut (kernel/tree_reclaim.h), whose are the tree's own. So the
- * two sides of kernel_diff share only this: try_to_shrink_lruvec() and
+ * Modelled below the code under test: what the tree's shrink_one(),
+ * should_abort_scan(), lru_gen_age_node() and lru_gen_shrink_node() call
+ * below the memcg LRU,
+ * for the one translation unit of the tree's cut (included by
+ * kernel/tree_vmscan_before.h): try_to_shrink_lruvec() and
  * lruvec_is_sizable(), modelled (outcomes read from memcg->shrink) or,
- * with MLF_EVICTION, the real eviction of eviction.c and the shrinkers of
+ * with MLF_EVICTION, the eviction model of eviction.c and the shrinkers of
  * shrinker.c; and stubs for what the harness does not model (events,
  * vmpressure, the reclaim state, NUMA tiering). The zones should_abort_scan()
  * reads are zone.h's.
- *
- * shrink_one_hook.h, included after shrink_one()'s definition, wraps its
- * calls for the walk's VISIT event and the result probe (kernel/trace.h).
  */
 #ifndef _MLF_MM_SHRINK_ONE_H
 #define _MLF_MM_SHRINK_ONE_H
@@ -51,7 +48,7 @@ static inline bool root_reclaim(struct scan_control *sc)
 /*
  * The real eviction, from folio state: src/mm/eviction.c. Its loop stops
  * where the kernel's try_to_shrink_lruvec() does, on should_abort_scan()
- * of this file (the kernel's static function, defined below).
+ * (the tree.s own, cut below this header).
  */
 static bool should_abort_scan(struct lruvec *lruvec, struct scan_control *sc);
 
@@ -63,6 +60,41 @@ static bool try_to_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 static bool lruvec_is_sizable(struct lruvec *lruvec, struct scan_control *sc)
 {
 	return lru_gen_lruvec_is_sizable(lruvec, sc);
+}
+
+/*
+ * What the tree's lru_gen_age_node() reads besides the memcg tree: the
+ * sysctl min_ttl_ms (/sys/kernel/mm/lru_gen/min_ttl_ms) is 0, its
+ * default, so every memcg counts as reclaimable, no generation's age is
+ * judged (the model keeps no birth times) and no OOM kill is tried. The
+ * branch that would is compiled, not run: lruvec_is_reclaimable() and
+ * the OOM path warn if it ever is.
+ */
+static unsigned long lru_gen_min_ttl;
+
+static inline bool lruvec_is_reclaimable(struct lruvec *lruvec,
+					 struct scan_control *sc,
+					 unsigned long min_ttl)
+{
+	(void)lruvec, (void)sc, (void)min_ttl;
+	VM_WARN_ON_ONCE(1);
+	return true;
+}
+
+struct oom_control {
+	gfp_t gfp_mask;
+};
+struct mutex {
+	int unused;
+};
+static struct mutex oom_lock;
+#define mutex_trylock(lock) ((void)(lock), VM_WARN_ON_ONCE(1), false)
+#define mutex_unlock(lock) ((void)(lock))
+static inline bool out_of_memory(struct oom_control *oc)
+{
+	(void)oc;
+	VM_WARN_ON_ONCE(1);
+	return false;
 }
 #else
 /* slab shrinking: not modelled in this build */

@@ -13,16 +13,23 @@ out-of-memory or a run that finds nothing is not. A timeout (a hang) is
 counted apart. Prints a table and caught / total; --json writes the rows.
 A mutant that does not build is reported and not counted.
 
-The file's format: a line "@@ NAME FILE" (FILE relative to the tree),
-then the line to replace prefixed by "-" and its replacement prefixed by
-"+", as in a diff; comments start with "#".
+The file's format: a line "@@ NAME FILE", then the line to replace
+prefixed by "-" and its replacement prefixed by "+", as in a diff;
+comments start with "#". FILE is a source of this repository (src/mm/...)
+or of the kernel tree (mm/vmscan.c): a mutant of the code under test is a
+one-line change of the tree's text at the build's variant, built as a
+user's patch is (-DMLF_PATCHES, docs/kernel.md), a diff against that text
+made in build/mutants/kernel by kernel/tree.py.
 """
+import difflib
 import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 
+from . import builds
 from . import common
 from . import engine
 from . import signatures
@@ -69,6 +76,44 @@ def parse(path):
     return mutants
 
 
+def of_tree(m):
+    """Whether @m changes the kernel tree's text (not one of ours)."""
+    return m["file"].split("/", 1)[0] not in TREE_PARTS
+
+
+def tree_variant():
+    """The variant the fuzz preset builds the target at (its MLF_VARIANT)."""
+    fields = builds.resolved("fuzz", builds.load_presets()["configurePresets"])
+    return fields["cacheVariables"].get("MLF_VARIANT", "p1-5-lockrand")
+
+
+def tree_text():
+    """build/mutants/kernel/tree/<variant>/: the default tree with the seed
+    series up to the variant (kernel/tree.py), which tree mutants change."""
+    variant = tree_variant()
+    out = os.path.join(WORK, "kernel")
+    cmd = [sys.executable, os.path.join(common.ROOT, "kernel", "tree.py"), "--out", out,
+           "--variants", variant, "--need", variant, "--quiet"]
+    common.show(cmd)
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    if proc.returncode:
+        raise common.MlfError(common.error_line(proc.stderr) or "kernel/tree.py failed")
+    return os.path.join(out, "tree", variant)
+
+
+def tree_patch(m, lines):
+    """The diff of the tree's file that makes mutant @m (its text: @lines)."""
+    new = [m["new"] if line == m["old"] else line for line in lines]
+    body = difflib.unified_diff([l + "\n" for l in lines], [l + "\n" for l in new],
+                                "a/" + m["file"], "b/" + m["file"], n=3)
+    path = os.path.join(WORK, "patches", m["name"] + ".diff")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("diff --git a/%s b/%s\n" % (m["file"], m["file"]))
+        f.writelines(body)
+    return path
+
+
 def check_applies(m, root):
     """The source @m changes, or a one-line error if its line is not there once."""
     path = os.path.join(root, m["file"])
@@ -111,13 +156,18 @@ def copy_tree():
     return tree
 
 
-def build(tree, target):
-    """Configure (once) and build @target in build/mutants/build; the
-    binary's path, or None with the compiler's first error."""
+def build(tree, target, patch=""):
+    """Configure (once, and again when @patch, a tree mutant's diff, is
+    not the one configured) and build @target in build/mutants/build; the
+    binary's path, or None with the first error."""
     out = os.path.join(WORK, "build")
-    if not os.path.exists(os.path.join(out, "CMakeCache.txt")):
-        common.run(["cmake", "--preset", "fuzz", "-S", tree, "-B", out], cwd=tree,
-                   stdout=subprocess.DEVNULL)
+    configured = builds.cache(out)
+    if not configured or configured.get("MLF_PATCHES", "") != patch:
+        cmd = ["cmake", "--preset", "fuzz", "-S", tree, "-B", out, "-DMLF_PATCHES=" + patch]
+        common.show(cmd)
+        proc = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, errors="replace")
+        if proc.returncode:
+            return None, common.error_line(proc.stderr) or "configure failed"
     cmd = ["cmake", "--build", out, "--target", target]
     common.show(cmd)
     proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
@@ -177,29 +227,35 @@ def run(args, extra):
         common.check_path(args.json, "out", "--json")
     if args.time < 1:
         raise common.MlfError("--time must be positive")
+    kernel = tree_text() if any(of_tree(m) for m in mutants) else None
     for m in mutants:
-        check_applies(m, common.ROOT)
+        check_applies(m, kernel if of_tree(m) else common.ROOT)
     if args.list:
         for m in mutants:
             print("%-28s %s" % (m["name"], m["file"]))
         return 0
     tree = copy_tree()
     rows = []
-    for m in mutants:
-        lines = check_applies(m, tree)
-        src = os.path.join(tree, m["file"])
-        original = "\n".join(lines)
-        with open(src, "w", encoding="utf-8") as f:
-            f.write("\n".join(m["new"] if line == m["old"] else line for line in lines))
+    # the tree's mutants last: each configures with its patch
+    for m in sorted(mutants, key=of_tree):
+        if of_tree(m):
+            src, original = None, None
+            patch = tree_patch(m, check_applies(m, kernel))
+        else:
+            lines = check_applies(m, tree)
+            src, original, patch = os.path.join(tree, m["file"]), "\n".join(lines), ""
+            with open(src, "w", encoding="utf-8") as f:
+                f.write("\n".join(m["new"] if line == m["old"] else line for line in lines))
         try:
-            binary, err = build(tree, args.target)
+            binary, err = build(tree, args.target, patch)
             if binary:
                 row = fuzz(binary, args.target, args.time, args.seed, m["name"])
             else:
                 row = {"check": None, "caught": False, "hang": False, "error": err}
         finally:
-            with open(src, "w", encoding="utf-8") as f:
-                f.write(original)
+            if src:
+                with open(src, "w", encoding="utf-8") as f:
+                    f.write(original)
         row.update(name=m["name"], file=m["file"])
         rows.append(row)
         print("mlf mutants: %s: %s" % (m["name"], "does not build: " + row["error"]
