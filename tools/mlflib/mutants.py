@@ -33,6 +33,7 @@ from . import builds
 from . import common
 from . import engine
 from . import signatures
+from . import variants
 
 MUTANTS_DIR = os.path.join(common.ROOT, "bench", "mutants")
 WORK = os.path.join(common.BUILD, "mutants")
@@ -82,9 +83,8 @@ def of_tree(m):
 
 
 def tree_variant():
-    """The variant the fuzz preset builds the target at (its MLF_VARIANT)."""
-    fields = builds.resolved("fuzz", builds.load_presets()["configurePresets"])
-    return fields["cacheVariables"].get("MLF_VARIANT", "p1-5-lockrand")
+    """The variant the mutants' build has (MLF_VARIANT): the default one."""
+    return variants.correct()[1]
 
 
 def tree_text():
@@ -163,7 +163,8 @@ def build(tree, target, patch=""):
     out = os.path.join(WORK, "build")
     configured = builds.cache(out)
     if not configured or configured.get("MLF_PATCHES", "") != patch:
-        cmd = ["cmake", "--preset", "fuzz", "-S", tree, "-B", out, "-DMLF_PATCHES=" + patch]
+        cmd = ["cmake", "--preset", "fuzz", "-S", tree, "-B", out,
+               "-DMLF_VARIANT=" + tree_variant(), "-DMLF_PATCHES=" + patch]
         common.show(cmd)
         proc = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, errors="replace")
         if proc.returncode:
