@@ -35,7 +35,6 @@ struct mlf_task {
 	/* irqflags.h: simulated interrupt state */
 	int irqs_disabled;
 	int softirq_depth;
-	int hardirq_depth;
 	/* lockdep.h: spinlocks held */
 	int locks_held;
 	/* rcupdate.h: read-side nesting */
