@@ -12,6 +12,7 @@
 #ifndef _MLF_KERNEL_TASK_H
 #define _MLF_KERNEL_TASK_H
 
+#include "prng.h"
 #include "types.h"
 
 struct mlf_sched_task;
@@ -24,7 +25,7 @@ struct mlf_walk;
 struct mlf_entropy {
 	const u8 *bytes;
 	size_t len, pos;
-	u64 prng_state;
+	struct mlf_rng prng;
 	bool use_prng;
 	unsigned long draws;
 };
