@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel/prng.h"
 #include "mm/eviction.h"
 
 #define SWAP_CLUSTER_MAX 32
@@ -101,7 +102,7 @@ static void *worker_fn(void *arg)
 {
 	struct worker *wk = arg;
 	struct lruvec *lruvec = get_lruvec(memcg, 0);
-	u64 x = 0x9e3779b97f4a7c15ULL * (wk->id + 1);
+	struct mlf_rng g = mlf_rng_seeded(MLF_RNG_GOLDEN * (wk->id + 1));
 
 	mlf_entropy_seed(0x150000ULL + wk->id);
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
@@ -109,10 +110,7 @@ static void *worker_fn(void *arg)
 		long i;
 		int tries = 0;
 
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		i = x % wss;
+		i = mlf_rng_below(&g, wss);
 		if (__atomic_load_n(&state[i], __ATOMIC_ACQUIRE) == 1) {
 			folio_set(&folios[i], PG_referenced);
 			wk->touches++;

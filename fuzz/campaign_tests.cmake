@@ -42,17 +42,14 @@ if(MLF_LIBFUZZER AND MLF_SANITIZE MATCHES "thread")
       set(w ${CMAKE_CURRENT_BINARY_DIR}/tsan-clean/${v}-${from})
       set(seed "")
       if(from STREQUAL "shipped")
-        set(seed "find '${MLF_CORPUS}/concurrent' -maxdepth 1 -type f ! -name '*.trace' ! -name '.*' ! -name 'README*' -exec cp {} '${w}/corpus/' \\;")
+        set(seed --seeds ${MLF_CORPUS}/concurrent)
       endif()
       set(name campaign/tsan/${v}/${from}-corpus)
-      add_test(NAME ${name} COMMAND sh -c "
-        set -e; rm -rf '${w}'; mkdir -p '${w}/corpus' '${w}/crashes'
-        ${seed}
-        '$<TARGET_FILE:concurrent_${v}>' -max_total_time=${MLF_TSAN_CLEAN} -timeout=25 \
-          -rss_limit_mb=4096 ${max_len} -dict='${CMAKE_CURRENT_SOURCE_DIR}/concurrent.dict' \
-          -print_final_stats=1 -artifact_prefix='${w}/crashes/' '${w}/corpus' 2>&1 |
-          grep -v -e '^#[0-9]'
-      ")
+      add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE}
+               ${CMAKE_SOURCE_DIR}/tests/fuzz_run.py --work ${w} ${seed} --quiet-progress --
+               $<TARGET_FILE:concurrent_${v}> -max_total_time=${MLF_TSAN_CLEAN} -timeout=25
+               -rss_limit_mb=4096 ${max_len} -dict=${CMAKE_CURRENT_SOURCE_DIR}/concurrent.dict
+               -print_final_stats=1)
       # a clean end ran inputs; any report, check or crash fails it
       set_tests_properties(${name} PROPERTIES
         PASS_REGULAR_EXPRESSION "Done [1-9][0-9]* runs in"

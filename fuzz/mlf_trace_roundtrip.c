@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "inputs.h"
+#include "kernel/prng.h"
 #include "mlf_trace.h"
 
 static unsigned long nr_checked, nr_twins, nr_skipped;
@@ -254,7 +255,7 @@ int cmd_roundtrip(int argc, char **argv)
  */
 int cmd_selftest(int argc, char **argv)
 {
-	u64 x = 0x2545f4914f6cdd1dULL;
+	struct mlf_rng g = mlf_rng_seeded(0x2545f4914f6cdd1dULL);
 	static u8 input[4096];
 	unsigned long count, i;
 	enum target target;
@@ -267,12 +268,9 @@ int cmd_selftest(int argc, char **argv)
 		size_t len, j;
 		char name[32];
 
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		len = (x >> 8) % (i % 16 == 0 ? sizeof(input) : 64);
-		for (j = 0; j < len; j++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			input[j] = x >> 32;
-		}
+		len = mlf_rng_below(&g, i % 16 == 0 ? sizeof(input) : 64);
+		for (j = 0; j < len; j++)
+			input[j] = mlf_rng_next(&g);
 		snprintf(name, sizeof(name), "selftest #%lu", i);
 		bad = roundtrip_bytes(cli_codecs[target], name, input, len);
 	}

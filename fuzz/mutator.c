@@ -208,7 +208,7 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 size_t mlf_mutate(const struct mlf_format *f, uint8_t *data, size_t size,
 		  size_t max, unsigned int seed, mlf_byte_mutator bytes)
 {
-	struct mlf_rng g = { .s = 0x9e3779b97f4a7c15ULL ^ seed };
+	struct mlf_rng g = mlf_rng_seeded(0x9e3779b97f4a7c15ULL ^ seed);
 	int n = 1 + mlf_rng_below(&g, 4), i;
 
 	f->split(data, size, &cur);
@@ -221,7 +221,7 @@ size_t mlf_cross_over(const struct mlf_format *f, const uint8_t *a,
 		      size_t a_size, const uint8_t *b, size_t b_size,
 		      uint8_t *out, size_t max, unsigned int seed)
 {
-	struct mlf_rng g = { .s = 0xd1b54a32d192ed03ULL ^ seed };
+	struct mlf_rng g = mlf_rng_seeded(0xd1b54a32d192ed03ULL ^ seed);
 	size_t i, j, k;
 
 	f->split(a, a_size, &cur);

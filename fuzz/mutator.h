@@ -17,34 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/prng.h"
+
 #define MLF_MUT_MAX_HEADER 16
 #define MLF_MUT_MAX_RECORD 48
 #define MLF_MUT_MAX_RECORDS 4096
 
-/* xorshift64*: the mutator's draws, from the engine's seed */
-struct mlf_rng {
-	uint64_t s;
-};
-
-static inline uint32_t mlf_rng_next(struct mlf_rng *g)
-{
-	g->s ^= g->s >> 12;
-	g->s ^= g->s << 25;
-	g->s ^= g->s >> 27;
-	return (uint32_t)((g->s * 0x2545f4914f6cdd1dULL) >> 32);
-}
-
-/* uniform in 0 .. @n - 1 (0 when @n is 0) */
-static inline uint32_t mlf_rng_below(struct mlf_rng *g, uint32_t n)
-{
-	return n ? (uint32_t)(((uint64_t)mlf_rng_next(g) * n) >> 32) : 0;
-}
-
-/* true with probability 1 / @n */
-static inline bool mlf_rng_one_in(struct mlf_rng *g, uint32_t n)
-{
-	return !mlf_rng_below(g, n);
-}
+/* the mutator's draws, from the engine's seed: struct mlf_rng (prng.h) */
 
 struct mlf_record {
 	uint8_t len;

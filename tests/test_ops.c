@@ -10,6 +10,7 @@
 
 #include "harness/states.h"
 #include "harness/world.h"
+#include "kernel/prng.h"
 #include "testlib.h"
 #include "tree_needs.h"
 
@@ -599,14 +600,11 @@ TEST(reclaim_release_advances_another_node_twice)
 	world_destroy(&w);
 }
 
-static u64 rng_state;
+static struct mlf_rng rng;
 
 static u32 rnd(u32 n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)(rng_state >> 32) % n;
+	return mlf_rng_below(&rng, n);
 }
 
 TEST(seeded_random_ops_run_clean)
@@ -620,7 +618,7 @@ TEST(seeded_random_ops_run_clean)
 	int seed, i, j;
 
 	for (seed = 1; seed <= 3; seed++) {
-		rng_state = 0x51ed + seed;
+		rng = mlf_rng_seeded(0x51ed + seed);
 		setup(seed, 24);
 		for (i = 0; i < 4000; i++) {
 			struct mlf_op op = { 0 };

@@ -16,23 +16,18 @@
 #include <time.h>
 
 #include "harness/world.h"
+#include "kernel/prng.h"
 
-static u64 rng_state;
+static struct mlf_rng rng_state;
 
 static u64 rng(void)
 {
-	u64 x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	rng_state = x;
-	return x;
+	return mlf_rng_next64(&rng_state);
 }
 
 static unsigned int below(unsigned int n)
 {
-	return (unsigned int)(rng() % n);
+	return mlf_rng_below(&rng_state, n);
 }
 
 static double now(void)
@@ -131,7 +126,7 @@ int main(int argc, char **argv)
 	    nodes > MAX_NUMNODES)
 		usage();
 
-	rng_state = seed ? seed : 1;
+	rng_state = mlf_rng_seeded(seed);
 	world_init(&w, nodes, memcgs);
 	/* default: everything after every op; --full-every N: the schedule */
 	w.full_checks = !full_every;

@@ -15,23 +15,18 @@
 #include <string.h>
 
 #include "harness/sched_engine.h"
+#include "kernel/prng.h"
 
-static u64 rng_state;
+static struct mlf_rng rng_state;
 
 static u64 rng(void)
 {
-	u64 x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	rng_state = x;
-	return x;
+	return mlf_rng_next64(&rng_state);
 }
 
 static unsigned int below(unsigned int n)
 {
-	return (unsigned int)(rng() % n);
+	return mlf_rng_below(&rng_state, n);
 }
 
 static void random_input(struct sched_input *in)
@@ -140,7 +135,7 @@ int main(int argc, char **argv)
 	}
 	if (offline_window())
 		return 1;
-	rng_state = seed ? seed : 1;
+	rng_state = mlf_rng_seeded(seed);
 	for (n = 0; n < inputs; n++) {
 		random_input(&in);
 		sched_engine_run(&in, &a);

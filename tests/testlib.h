@@ -5,16 +5,26 @@
  * and testlib_run() runs them all and prints "N passed, M failed". Failures
  * reported through mlf_fail() can be caught and inspected instead of
  * aborting. Include it from exactly one file per test binary.
+ *
+ * ctest runs one case per test (tests/cases.cmake registers
+ * <binary>/<variant>/<case> from the TEST() lines of the source): with
+ * TESTLIB_CASE set, testlib_run() runs that case only (a case this build
+ * does not have, one under a variant's #ifdef, is skipped), and fails when
+ * the binary holds a case missing from TESTLIB_REGISTERED, the names the
+ * registration read: no case goes unrun.
  */
 #ifndef _MLF_TESTS_TESTLIB_H
 #define _MLF_TESTS_TESTLIB_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/report.h"
 
 #define TESTLIB_MAX_TESTS 256
+/* a case left with SKIP_UNLESS, run alone: ctest's SKIP_RETURN_CODE */
+#define TESTLIB_SKIPPED 77
 
 struct testlib_case {
 	const char *name;
@@ -28,9 +38,12 @@ static const char *testlib_skipped_here;
 
 static inline void testlib_register(const char *name, void (*fn)(void))
 {
-	if (testlib_nr_cases < TESTLIB_MAX_TESTS)
-		testlib_cases[testlib_nr_cases++] =
-			(struct testlib_case){ name, fn };
+	if (testlib_nr_cases >= TESTLIB_MAX_TESTS) {
+		fprintf(stderr, "testlib: more than %d cases (at %s): raise "
+			"TESTLIB_MAX_TESTS\n", TESTLIB_MAX_TESTS, name);
+		abort();
+	}
+	testlib_cases[testlib_nr_cases++] = (struct testlib_case){ name, fn };
 }
 
 #define TEST(name)                                                        \
@@ -138,9 +151,27 @@ static inline void testlib_show(const struct mlf_failure *f)
 
 static inline int testlib_run(void)
 {
+	const char *only = getenv("TESTLIB_CASE");
+	const char *registered = getenv("TESTLIB_REGISTERED");
 	int i, passed = 0, failed = 0, skipped = 0;
 
+	for (i = 0; registered && i < testlib_nr_cases; i++) {
+		const char *name = testlib_cases[i].name, *at = registered;
+		size_t len = strlen(name);
+
+		while ((at = strstr(at, name)) &&
+		       !((at == registered || at[-1] == ',') &&
+			 (at[len] == ',' || !at[len])))
+			at++;
+		if (!at) {
+			printf("testlib: case %s is not registered with ctest: a "
+			       "TEST() line tests/cases.cmake cannot read\n", name);
+			return 1;
+		}
+	}
 	for (i = 0; i < testlib_nr_cases; i++) {
+		if (only && *only && strcmp(only, testlib_cases[i].name))
+			continue;
 		testlib_failed_here = 0;
 		testlib_skipped_here = NULL;
 		printf("[ RUN  ] %s\n", testlib_cases[i].name);
@@ -159,10 +190,17 @@ static inline int testlib_run(void)
 			printf("[  OK  ] %s\n", testlib_cases[i].name);
 		}
 	}
+	if (only && *only && !passed && !failed && !skipped) {
+		printf("testlib: no case %s in this build (a variant without it)\n",
+		       only);
+		return TESTLIB_SKIPPED;
+	}
 	if (skipped)
 		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	else
 		printf("%d passed, %d failed\n", passed, failed);
+	if (only && *only && skipped)
+		return TESTLIB_SKIPPED;
 	return failed || !passed;
 }
 

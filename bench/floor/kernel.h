@@ -10,7 +10,7 @@
  * CONFIG_LOCKDEP=n, CONFIG_PREEMPT_NONE's RCU read side, no tracepoints);
  * the lists are the tree's own headers. The lock is a spinning exchange,
  * the cost of an uncontended qspinlock; draws come from a per-thread
- * xorshift64.
+ * generator of src/kernel/prng.h (standalone: no shim comes with it).
  */
 #ifndef _MLF_BENCH_FLOOR_KERNEL_H
 #define _MLF_BENCH_FLOOR_KERNEL_H
@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kernel/prng.h"
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -201,19 +203,13 @@ struct mlf_walk {
 #define mlf_walk_end() do { } while (0)
 #define mlf_walk_active() 0
 
-/* draws: a per-thread xorshift64 (floor.c) */
-extern __thread u64 mlf_floor_rng;
+/* draws: a per-thread generator (floor.c) */
+extern __thread struct mlf_rng mlf_floor_rng;
 void mlf_floor_seed(u64 seed);
 
 static inline u32 get_random_u32_below(u32 ceil)
 {
-	u64 x = mlf_floor_rng;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	mlf_floor_rng = x;
-	return (u32)(((x >> 32) * ceil) >> 32);
+	return mlf_rng_below(&mlf_floor_rng, ceil);
 }
 
 /* the walk's events (src/kernel/trace.h), for the tree's glue: none */

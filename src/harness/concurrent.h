@@ -2,8 +2,9 @@
 /*
  * The concurrent engine: writers (online, offline, release, rotate, soft
  * reclaim) and readers (the real shrink_many walk) on the port at once, on
- * real liburcu, with the memcg life cycle running through call_rcu. Shared
- * by the concurrent fuzz target and the stress binary.
+ * real liburcu, with the memcg life cycle running through call_rcu, for
+ * `tools/mlf stress`. The concurrent fuzz target does not use it: it runs
+ * on the scheduled engine (sched_engine.h), where every failure replays.
  *
  * One run: conc_setup() builds the nodes and onlines the first memcgs,
  * conc_run() releases the thread pool (threads are created once per

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-__thread u64 mlf_bench_rng = 0x9e3779b97f4a7c15ULL;
+__thread struct mlf_rng mlf_bench_rng = { MLF_RNG_GOLDEN };
 __thread int mlf_bench_rcu_depth;
 __thread struct mlf_bench_lock_stats mlf_bench_lock_stats;
 u64 mlf_bench_visit_work;	/* MLF_SHIM_BENCH_WORK builds */
@@ -18,7 +18,7 @@ unsigned long mlf_bench_stats_period = 1;	/* MLF_SHIM_BENCH_STATS builds */
 
 void mlf_bench_seed(u64 seed)
 {
-	mlf_bench_rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	mlf_bench_rng = mlf_rng_seeded(seed);
 }
 
 void mlf_bench_no_grace_period(const char *what)

@@ -12,7 +12,7 @@
  *                    not preempted by a waiter of its own benchmark
  *   _irq / _irqsave  no simulated interrupt state (flags is 0)
  *   lockdep_assert_held()        nothing (CONFIG_LOCKDEP=n)
- *   get_random_u32_below()       a per-thread xorshift64, inlined
+ *   get_random_u32_below()       a per-thread prng.h generator, inlined
  *   rcu_read_lock() / unlock()   a per-thread nesting count and a compiler
  *                    barrier (PREEMPT_RCU's fast path); no grace periods:
  *                    the benchmarks free nothing while they run, and
@@ -35,11 +35,12 @@
 #define _MLF_KERNEL_BENCH_FAST_H
 
 #include "compiler.h"
+#include "prng.h"
 #include "rcu_head.h"
 #include "types.h"
 
 /* Per-thread state, in bench_fast.c. */
-extern __thread u64 mlf_bench_rng;
+extern __thread struct mlf_rng mlf_bench_rng;
 extern __thread int mlf_bench_rcu_depth;
 
 /* Seed the calling thread's generator (0 picks a fixed nonzero seed). */
@@ -181,18 +182,12 @@ static inline void mlf_bench_spin_unlock(spinlock_t *lock)
 
 static inline u32 get_random_u32(void)
 {
-	u64 x = mlf_bench_rng;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	mlf_bench_rng = x;
-	return (u32)(x >> 32);
+	return mlf_rng_next(&mlf_bench_rng);
 }
 
 static inline u32 get_random_u32_below(u32 ceil)
 {
-	return (u32)(((u64)get_random_u32() * ceil) >> 32);
+	return mlf_rng_below(&mlf_bench_rng, ceil);
 }
 
 /******************************************************************************

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Simulated interrupt state, per task (task.h): whether "interrupts" are disabled,
- * and whether the thread is running in (simulated) softirq or hardirq
- * context. Nothing interrupts a userspace thread; the harness enters these
- * contexts explicitly (as memcg v1's soft limit path runs from softirq), and
- * lockdep.c judges each lock acquisition by them.
+ * and whether the thread is running in (simulated) softirq context. Nothing
+ * interrupts a userspace thread; the harness enters softirq explicitly (as
+ * memcg v1's soft limit path runs from softirq), and lockdep.c judges each
+ * lock acquisition by it. No code under test runs in hard interrupt
+ * context, so in_hardirq() is always false.
  */
 #ifndef _MLF_KERNEL_IRQFLAGS_H
 #define _MLF_KERNEL_IRQFLAGS_H
@@ -13,7 +14,6 @@
 
 #define mlf_irqs_disabled (mlf_current()->irqs_disabled)
 #define mlf_softirq_depth (mlf_current()->softirq_depth)
-#define mlf_hardirq_depth (mlf_current()->hardirq_depth)
 
 static inline void local_irq_disable(void)
 {
@@ -48,7 +48,7 @@ static inline bool in_softirq(void)
 
 static inline bool in_hardirq(void)
 {
-	return mlf_hardirq_depth > 0;
+	return false;
 }
 
 /* Run the rest of the caller's work as if from a softirq, then return. */
@@ -60,18 +60,6 @@ static inline void mlf_softirq_enter(void)
 static inline void mlf_softirq_exit(void)
 {
 	mlf_softirq_depth--;
-}
-
-static inline void mlf_hardirq_enter(void)
-{
-	mlf_hardirq_depth++;
-	mlf_irqs_disabled++;
-}
-
-static inline void mlf_hardirq_exit(void)
-{
-	mlf_irqs_disabled--;
-	mlf_hardirq_depth--;
 }
 
 #endif

@@ -2,6 +2,7 @@
 /* The per-task entropy source behind get_random_u32_below() (task.h). */
 #include "random.h"
 
+#include "prng.h"
 #include "task.h"
 
 void mlf_entropy_bytes(const u8 *bytes, size_t len)
@@ -19,7 +20,7 @@ void mlf_entropy_seed(u64 seed)
 {
 	struct mlf_entropy *e = &mlf_current()->entropy;
 
-	e->prng_state = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	e->prng = mlf_rng_seeded(seed);
 	e->use_prng = true;
 	e->len = e->pos = 0;
 	e->draws = 0;
@@ -40,17 +41,6 @@ unsigned long mlf_entropy_draws(void)
 	return mlf_current()->entropy.draws;
 }
 
-static u64 xorshift64(struct mlf_entropy *e)
-{
-	u64 x = e->prng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	e->prng_state = x;
-	return x;
-}
-
 static u8 next_byte(struct mlf_entropy *e)
 {
 	if (e->pos < e->len)
@@ -64,7 +54,7 @@ u32 get_random_u32(void)
 
 	e->draws++;
 	if (e->use_prng && e->pos >= e->len)
-		return (u32)(xorshift64(e) >> 32);
+		return mlf_rng_next(&e->prng);
 	return next_byte(e) | next_byte(e) << 8 | next_byte(e) << 16 |
 	       (u32)next_byte(e) << 24;
 }
@@ -81,7 +71,7 @@ u32 get_random_u32_below(u32 ceil)
 		return 0;
 	if (e->use_prng && e->pos >= e->len) {
 		e->draws++;
-		return (u32)(((xorshift64(e) >> 32) * (u64)ceil) >> 32);
+		return mlf_rng_below(&e->prng, ceil);
 	}
 	if (ceil <= 256) {
 		e->draws++;

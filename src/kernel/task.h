@@ -12,6 +12,7 @@
 #ifndef _MLF_KERNEL_TASK_H
 #define _MLF_KERNEL_TASK_H
 
+#include "prng.h"
 #include "types.h"
 
 struct mlf_sched_task;
@@ -24,7 +25,7 @@ struct mlf_walk;
 struct mlf_entropy {
 	const u8 *bytes;
 	size_t len, pos;
-	u64 prng_state;
+	struct mlf_rng prng;
 	bool use_prng;
 	unsigned long draws;
 };
@@ -35,7 +36,6 @@ struct mlf_task {
 	/* irqflags.h: simulated interrupt state */
 	int irqs_disabled;
 	int softirq_depth;
-	int hardirq_depth;
 	/* lockdep.h: spinlocks held */
 	int locks_held;
 	/* rcupdate.h: read-side nesting */

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""judge.py --expect CHECKS [--min-execs N] LOG: whether the run whose
-output is LOG failed with a check of CHECKS ("a|b": either), judged as
+"""judge.py --expect CHECKS [--min-execs N] [--fresh DIR]... LOG [-- CMD...]:
+whether the run whose output is LOG failed with a check of CHECKS ("a|b":
+either), judged as
 tools/mlf zoo judges (zoo.judge(): the first report wins, and a data race
 is "race" only when both of its accesses are in the code under test).
 With --min-execs, a libFuzzer run must also have run at least N inputs
@@ -9,9 +10,14 @@ With --min-execs, a libFuzzer run must also have run at least N inputs
 the first input is the harness's setup, not the bug. ctest's
 zoo/<bug>/empty-corpus and regression/<bug>/caught; prints the signature
 and the report's message (a race: the two accesses' lines) either way.
+With a command after --, it first empties each --fresh DIR (in order),
+runs the command with its output in LOG, and judges that: ctest's tests
+are this one command, not shell scripts.
 """
 import argparse
 import os
+import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
@@ -40,8 +46,19 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--expect", required=True)
     ap.add_argument("--min-execs", type=int, default=0)
+    ap.add_argument("--fresh", action="append", default=[],
+                    help="a directory to empty (create) before the command")
     ap.add_argument("log")
+    ap.add_argument("command", nargs="*", help="after --: the run to judge")
     args = ap.parse_args()
+    if args.command:
+        for d in args.fresh:
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+        os.makedirs(os.path.dirname(os.path.abspath(args.log)), exist_ok=True)
+        with open(args.log, "wb") as out:
+            # its status is not the verdict: a driver aborts on the failure
+            subprocess.call(args.command, stdout=out, stderr=subprocess.STDOUT)
     with open(args.log, encoding="utf-8", errors="replace") as f:
         text = f.read()
     ok, why = verdict(text, args.expect, args.min_execs)

@@ -497,7 +497,8 @@ def run_sweep(build_dir, args, variants):
         print("%-22s" % "v6.12 / p1-3 (fast)" + "".join(
             "%23.1fx" % (table[("fast", "v6.12")][n] / table[("fast", "p1-3")][n])
             for n in counts))
-    png = args.plot or os.path.join(common.ROOT, "bench", "rotation-sweep.png")
+    png = args.plot or os.path.join(common.BUILD, "bench", "rotation-sweep.png")
+    os.makedirs(os.path.dirname(os.path.abspath(png)), exist_ok=True)
     plot_sweep(table, lines, png, "One reclaimer: cost of a rotation against memcg count "
                "(log-log)")
     return rows
@@ -838,7 +839,7 @@ def register(subparsers):
                         "lock; alone, selects the seed section")
     r.add_argument("--sweep", help="sweep: memcg counts (default %s); alone, selects "
                                    "the sweep section" % SWEEP_COUNTS)
-    r.add_argument("--plot", help="sweep: PNG (default bench/rotation-sweep.png)")
+    r.add_argument("--plot", help="sweep: PNG (default build/bench/rotation-sweep.png)")
     r.add_argument("--no-callgrind", action="store_true",
                    help="breakdown: skip the callgrind instruction counts")
     r.add_argument("--csv", help="write one row per run to this file")
