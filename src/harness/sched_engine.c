@@ -280,6 +280,11 @@ MLF_NO_TSAN static unsigned long node_seq(int nid)
 	return E.world.cs.nodes[nid].memcg_lru.seq;
 }
 
+static struct lru_gen_memcg *node_lru(int nid)
+{
+	return &E.world.cs.nodes[nid].memcg_lru;
+}
+
 static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 {
 	struct scan_control sc = {
@@ -571,6 +576,18 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 		/* a visit of no live memcg failed as rcu.uaf above */
 		int memcg_gen = event == MLF_WALK_VISIT && slot >= 0 ?
 			((struct lruvec *)obj)->lrugen.gen : -1;
+		struct mlf_wmm_read r;
+
+		/*
+		 * Under the weak memory model, the seq and the gen the
+		 * walker read, which may be older than memory's
+		 */
+		if (event == MLF_WALK_START &&
+		    mlf_wmm_last_load(&node_lru(ts->stale.nid)->seq, &r))
+			ts->stale.seq_begin = r.value;
+		if (memcg_gen >= 0 &&
+		    mlf_wmm_last_load(&((struct lruvec *)obj)->lrugen.gen, &r))
+			memcg_gen = (int)r.value;
 
 		if (!mlf_walk_stale_event(&ts->stale, event, arg, slot,
 					  memcg_gen, node_seq(ts->stale.nid),
@@ -882,6 +899,8 @@ void sched_engine_run(const struct sched_input *in, struct sched_stats *stats)
 		.policy = in->policy,
 		.decisions = in->decisions,
 		.nr_decisions = in->nr_decisions,
+		.weak = in->weak,
+		.nr_weak = in->nr_weak,
 	};
 
 	run(in, &cfg, stats);

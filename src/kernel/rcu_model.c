@@ -259,7 +259,6 @@ MLF_NO_TSAN static void check_gp_over(const struct grace_period *gp,
 MLF_NO_TSAN static void gp_complete(struct grace_period *gp)
 {
 	gp->done = true;
-	mlf_wmm_gp_complete(gp);
 	R.nr_pending--;
 	R.grace_periods++;
 	check_gp_over(gp, "rcu.gp", "at step");

@@ -17,6 +17,7 @@
 #define MAX_LOCS 16384
 #define MAX_STORES 65535
 #define MLF_WMM_MAX_OPTIONS 255
+#define RECENT 32
 
 int mlf_wmm_on;
 
@@ -56,12 +57,13 @@ struct task_views {
 	const struct view *carry;	/* what its relaxed stores carry */
 	const struct view *locked;	/* its view when it last took a lock */
 	const struct view *unlocked;	/* its own stores at its last unlock */
-	/* its last loads: the value read and when its store was made */
+	/* its last loads: where, what they read (wmm.h) */
 	struct {
-		u64 value;
-		unsigned long step;
-	} recent[16];
+		uintptr_t addr;
+		struct mlf_wmm_read r;
+	} recent[RECENT];
 	unsigned int nr_recent;
+	unsigned long stale_ptr;	/* pointer loads that read an older store */
 };
 
 struct keyed {			/* a lock's or a grace period's view */
@@ -354,6 +356,7 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 		memset(W.t[i].pending, 0, W.nr_locs * sizeof(u16));
 		W.t[i].carry = W.t[i].locked = W.t[i].unlocked = NULL;
 		W.t[i].nr_recent = 0;
+		W.t[i].stale_ptr = 0;
 	}
 	memset(W.mb_view, 0, W.nr_locs * sizeof(u16));
 	memset(W.gp_view, 0, W.nr_locs * sizeof(u16));
@@ -413,12 +416,17 @@ MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
 	nr = l->nr - lowest;
 	if (nr > 1)
 		k = mlf_sched_weak_choice(nr);
-	if (k)
+	if (k) {
 		W.stale_reads++;
+		if (order == MLF_WMM_ACQUIRE)
+			t->stale_ptr++;
+	}
 	s = &l->st[l->co[l->nr - 1 - k]];
 	t->floor[id] = (u16)(s - l->st + 1);
-	t->recent[t->nr_recent % 16].value = s->value;
-	t->recent[t->nr_recent++ % 16].step = s->step;
+	t->recent[t->nr_recent % RECENT].addr = (uintptr_t)p;
+	t->recent[t->nr_recent++ % RECENT].r = (struct mlf_wmm_read){
+		.value = s->value, .step = s->step, .stale = k > 0,
+	};
 	if (order == MLF_WMM_ACQUIRE) {
 		join_view(t->floor, s->carried);
 		tsan_acquire_store(s);
@@ -546,7 +554,9 @@ MLF_NO_TSAN u64 mlf_wmm_rmw(volatile void *p, int size,
 
 /* ---- what the checks ask ---- */
 
-MLF_NO_TSAN bool mlf_wmm_read_lately(u64 value, unsigned long *step)
+/* The current task's last load of @addr (any address: 0), or of @value. */
+MLF_NO_TSAN static bool last_load(uintptr_t addr, bool by_value, u64 value,
+				  struct mlf_wmm_read *r)
 {
 	struct task_views *t;
 	unsigned int i;
@@ -554,48 +564,66 @@ MLF_NO_TSAN bool mlf_wmm_read_lately(u64 value, unsigned long *step)
 	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
 		return false;
 	t = me();
-	for (i = 0; i < 16 && i < t->nr_recent; i++) {
-		unsigned int k = (t->nr_recent - 1 - i) % 16;
+	for (i = 0; i < RECENT && i < t->nr_recent; i++) {
+		unsigned int k = (t->nr_recent - 1 - i) % RECENT;
 
-		if (t->recent[k].value == value) {
-			*step = t->recent[k].step;
+		if (by_value ? t->recent[k].r.value == value :
+			       t->recent[k].addr == addr) {
+			*r = t->recent[k].r;
 			return true;
 		}
 	}
 	return false;
 }
 
-MLF_NO_TSAN const struct mlf_wmm_view *mlf_wmm_seen_now(void)
+MLF_NO_TSAN bool mlf_wmm_last_load(const volatile void *addr,
+				   struct mlf_wmm_read *r)
 {
-	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
-		return NULL;
-	return (const struct mlf_wmm_view *)snapshot(me()->floor);
+	return last_load((uintptr_t)addr, false, 0, r);
 }
 
-MLF_NO_TSAN const struct mlf_wmm_view *mlf_wmm_own_now(void)
+MLF_NO_TSAN bool mlf_wmm_last_load_of(u64 value, struct mlf_wmm_read *r)
 {
-	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
-		return NULL;
-	return (const struct mlf_wmm_view *)snapshot(me()->own);
+	return last_load(0, true, value, r);
 }
 
-MLF_NO_TSAN bool mlf_wmm_covers(const struct mlf_wmm_view *by_,
-				const struct mlf_wmm_view *seen_)
+MLF_NO_TSAN unsigned long mlf_wmm_stale_pointer_loads(void)
 {
-	const struct view *by = (const struct view *)by_;
-	const struct view *seen = (const struct view *)seen_;
-	int i;
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return 0;
+	return me()->stale_ptr;
+}
 
-	if (!by || !seen)
-		return true;
-	for (i = 0; i < seen->n; i++) {
-		if (!seen->s[i])
-			continue;
-		if (i >= by->n || !by->s[i] ||
-		    rank_of(i, by->s[i]) < rank_of(i, seen->s[i]))
-			return false;
-	}
-	return true;
+/* The location @p of @size bytes, if it has a history in this run: its id. */
+MLF_NO_TSAN static int loc_find(const volatile void *p, int size)
+{
+	uintptr_t addr = (uintptr_t)p;
+	size_t h;
+
+	for (h = hash_of(addr); W.hash[h].run == W.run;
+	     h = (h + 1) & (W.hash_cap - 1))
+		if (W.hash[h].addr == addr)
+			return W.locs[W.hash[h].id].size == size ? W.hash[h].id :
+								   -1;
+	return -1;
+}
+
+MLF_NO_TSAN u64 mlf_wmm_peek(const volatile void *p, int size)
+{
+	u64 now = mem_read(p, size);
+	const struct loc *l;
+	int id;
+
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return now;
+	id = loc_find(p, size);
+	if (id < 0)
+		return now;
+	l = &W.locs[id];
+	/* a plain write since the last modelled store: every task sees it */
+	if (l->st[l->co[l->nr - 1]].value != now)
+		return now;
+	return l->st[l->co[lowest_rank(me(), id)]].value;
 }
 
 /* ---- locks and RCU: views kept by key ---- */
@@ -673,8 +701,9 @@ MLF_NO_TSAN void mlf_wmm_lock_released(const void *lock, int *word)
  * that began before a grace period began is over, as a whole, before the
  * grace period's end, so its waiter (or callback) joins the views its
  * readers left with, the pre-existing readers' and those that had left
- * before it began; and a section that begins after the grace period ended
- * sees everything its starter saw before it began.
+ * before it began; and a section that begins after the grace period began,
+ * which the grace period does not wait for, comes after its start as a
+ * whole: it sees everything the starter saw before it began.
  */
 MLF_NO_TSAN void mlf_wmm_gp_begin(const void *gp, bool strong)
 {
@@ -688,6 +717,7 @@ MLF_NO_TSAN void mlf_wmm_gp_begin(const void *gp, bool strong)
 	k = keyed(gp);
 	k->start = snapshot(me()->floor);
 	k->view = snapshot(W.exit_view);
+	join_view(W.gp_view, k->start);
 }
 
 MLF_NO_TSAN void mlf_wmm_rcu_read_lock(void)
@@ -712,13 +742,6 @@ MLF_NO_TSAN void mlf_wmm_gp_reader_left(const void *gp)
 		return;
 	k = keyed(gp);
 	k->view = snapshot_join(k->view, me()->floor);
-}
-
-MLF_NO_TSAN void mlf_wmm_gp_complete(const void *gp)
-{
-	if (!mlf_wmm_running())
-		return;
-	join_view(W.gp_view, keyed(gp)->start);
 }
 
 MLF_NO_TSAN void mlf_wmm_gp_over(const void *gp)
