@@ -30,6 +30,7 @@ def run(args, extra):
     meta = campaign.meta_of_paths([args.file])
     args.variant = args.variant or meta.get("variant")
     args.bug = args.bug or meta.get("bug")
+    engine.set_memory_model(args.memory_model or meta.get("memory_model"))
     target = (args.target or meta.get("target") or targets.trace_target_of_file(args.file)
               or regressions.guess_target(args.file))
     if not target:
@@ -90,4 +91,5 @@ def register(subparsers):
                    help="also file it as corpus/regressions/NAME/ for ctest (a bug-* NAME "
                         "must be a zoo bug whose patch expects this target and check; "
                         "another NAME gets a TARGET file unless the target is memcg_lru)")
+    engine.add_memory_model_argument(p)
     p.set_defaults(func=run)

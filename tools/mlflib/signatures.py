@@ -359,6 +359,9 @@ class Signer:
             # the cache key: a rebuilt binary at the same path may differ
             self.build_id = "%s@%s#%d" % (binary, hashlib.sha1(f.read()).hexdigest()[:16],
                                           FORMAT)
+        # the scheduled engine signs under the memory model it runs
+        if os.environ.get("MLF_MEMORY_MODEL", "lkmm") != "lkmm":
+            self.build_id += "+" + os.environ["MLF_MEMORY_MODEL"]
         self.cache_path = os.path.join(cache_dir, "signatures.json") if cache_dir else None
         self.sigs, self.others = {}, {}
         self.keys = {}  # path -> content key: a crash file never changes

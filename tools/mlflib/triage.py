@@ -29,7 +29,8 @@ from . import targets
 
 def signer_for(target, variant, bug, preset, cache_dir, signers, own=None):
     """A Signer for the binary given (a campaign's own copy) or built."""
-    key = (target, variant, bug, preset, cache_dir, own)
+    key = (target, variant, bug, preset, cache_dir, own,
+           os.environ.get("MLF_MEMORY_MODEL"))
     if key not in signers:
         if own:
             path = own
@@ -94,6 +95,9 @@ def run(args, extra):
                 raise common.MlfError("cannot tell the target of %s; use --target" % path)
             variant = args.variant or variant
             bug = args.bug or bug
+            # the campaign's memory model, unless --memory-model says
+            os.environ["MLF_MEMORY_MODEL"] = (args.memory_model or meta.get("memory_model")
+                                              or "lkmm")
             own = None
             if camp and not (args.preset or args.variant or args.bug or args.rebuild):
                 # the binary the campaign ran (fuzz preset, its variant and bug)
@@ -171,4 +175,5 @@ def register(subparsers):
                         "(libFuzzer with ASan+UBSan). A campaign's "
                         "files run through the copy of the binary it ran, unless --preset, "
                         "--variant, --bug or --rebuild says otherwise")
+    engine.add_memory_model_argument(p)
     p.set_defaults(func=run)
