@@ -24,6 +24,8 @@ void mlf_walk_check_begin(struct mlf_walk_check *w, int nid, int task)
 	w->task = task;
 	w->bin = -1;
 	w->last_nulls = -1;
+	w->gen_read.slot = -1;
+	w->gen_read.published = -1;
 }
 
 static const char *const event_names[] = {

@@ -806,7 +806,18 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	/*
 	 * Back to run the access: if what it touches was freed, by now or
 	 * by whoever ran meanwhile, it fails here, named by how it happened.
+	 * One through a NULL pointer (a load that read a pointer from before
+	 * its object was set up, under the weak memory model) is the
+	 * kernel's oops, named here rather than by the crash.
 	 */
+	if (addr && ((uintptr_t)addr < 4096 ||
+		     (uintptr_t)addr > UINTPTR_MAX - 4096))
+		mlf_fail_simple("vm.null",
+				"%s at %s:%d %s() of %p: a NULL pointer dereference",
+				point_names[kind],
+				base_name(site ? site->file : NULL),
+				site ? site->line : 0,
+				site && site->func ? site->func : "?", addr);
 	if (addr) {
 		mlf_tsan_ignore_begin();
 		mlf_rcu_model_access(addr, kind);
