@@ -263,7 +263,8 @@ MLF_NO_TSAN int mlf_sched_weak_choice(int nr)
 		mlf_tsan_ignore_end();
 	} else if (S.weak_countdown && --S.weak_countdown == 0) {
 		/* the input's, whatever chooses the tasks (input, PCT) */
-		k = min((int)cfg->weak[S.next_weak++].back, nr - 1);
+		k = cfg->weak[S.next_weak++].back;
+		k = min(k, nr - 1);
 		S.weak_countdown = S.next_weak < cfg->nr_weak ?
 			max(cfg->weak[S.next_weak].delay, 1) : 0;
 		S.stats.weak_decisions++;

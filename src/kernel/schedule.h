@@ -47,10 +47,13 @@
  * and spinlocks included: one task's run of steps stands for one CPU, and
  * any interleaving of the CPUs' steps is an execution of the kernel, with
  * CONFIG_PREEMPT_RCU or without (without it a reader is not preempted, but
- * the other CPUs go on all the same). Executions are sequentially
- * consistent: every store is seen by every later load, so no reordering
- * the Linux kernel memory model allows between marked accesses is ever
- * shown (ThreadSanitizer finds data races, not such reorderings).
+ * the other CPUs go on all the same). Under MLF_MM_LKMM (the concurrent
+ * target's and explore's default) the marked accesses go through a weak
+ * memory model after the Linux kernel memory model (wmm.h): a load may
+ * read an older store than the newest, a weak choice the input or the
+ * exploration makes; under MLF_MM_SC every store is seen by every later
+ * load (sequential consistency). Plain accesses are ThreadSanitizer's: a
+ * data race is a failure whatever the order.
  */
 #ifndef _MLF_KERNEL_SCHEDULE_H
 #define _MLF_KERNEL_SCHEDULE_H
