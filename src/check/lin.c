@@ -383,7 +383,7 @@ bool mlf_lin_list_at(const struct mlf_lin *lin, int i, int nid,
 			continue;
 		*gen = m->joins[j].gen;
 		*joined = m->joins[j].at;
-		return *gen >= 0;
+		return true;
 	}
 	return false;
 }

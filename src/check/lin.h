@@ -79,7 +79,7 @@ struct lin_memcg {
 	struct {
 		unsigned long at;
 		s8 gen;
-	} joins[8];
+	} joins[16];
 	unsigned int nr_joins;
 	/*
 	 * The last write to its lrugen, or to the link that pointed at it
@@ -242,8 +242,8 @@ bool mlf_lin_lrugen_at(struct mlf_lin *lin, const void *addr, int *slot,
 		       int *nid, size_t *offset);
 /*
  * The generation of the list memcg @i on @nid was in at @step (by its
- * last join at or before it), and when it joined it; false if it joined
- * none in the run and the set-up left it on none.
+ * last join at or before it, -1: on none), and when it joined it; false
+ * if that join is older than the ones kept.
  */
 bool mlf_lin_list_at(const struct mlf_lin *lin, int i, int nid,
 		     unsigned long step, int *gen, unsigned long *joined);

@@ -147,8 +147,9 @@ static void resolve_gen_read(struct mlf_walk_check *w, struct mlf_lin *lin,
 		if (r.stale)
 			link = came_by(w, m);
 	}
+	/* on no list, or a join older than the model keeps: no verdict */
 	if (!mlf_lin_list_at(lin, w->gen_read.slot, w->nid, link, &gen,
-			     &w->gen_read.joined_at))
+			     &w->gen_read.joined_at) || gen < 0)
 		return;
 	/* stored since it joined: a move under way, gen first */
 	if (w->gen_read.stored_at > w->gen_read.joined_at)
@@ -176,7 +177,8 @@ void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,
 
 /*
  * Under the weak memory model: the walker came to memcg @slot by a link
- * stored while it sat in a list of the walk's generation.
+ * stored while it sat in a list of the walk's generation (or so long ago
+ * that the model no longer knows where it sat: no verdict).
  */
 static bool came_in_gen(const struct mlf_walk_check *w,
 			const struct mlf_lin *lin, int slot)
@@ -187,8 +189,9 @@ static bool came_in_gen(const struct mlf_walk_check *w,
 	if (!mlf_wmm_running())
 		return false;
 	link = came_by(w, mlf_lin_memcg(lin, slot, w->nid));
-	return link != ULONG_MAX &&
-	       mlf_lin_list_at(lin, slot, w->nid, link, &gen, &joined) &&
+	if (link == ULONG_MAX)
+		return false;
+	return !mlf_lin_list_at(lin, slot, w->nid, link, &gen, &joined) ||
 	       gen == w->gen;
 }
 

@@ -89,7 +89,15 @@ static int state_of(struct slot *s)
 static void set_state(struct slot *s, int state)
 {
 	mlf_sched_note_write();
+	/* the cgroup core's order between a memcg's steps, to the model */
+	mlf_wmm_handover_release(s);
 	__atomic_store_n(&s->state, state, __ATOMIC_RELAXED);
+}
+
+/* ... which the next step of the slot's life cycle takes up */
+static void take_over(struct slot *s)
+{
+	mlf_wmm_handover_acquire(s);
 }
 
 static struct mem_cgroup *alloc_of(int i)
@@ -206,6 +214,7 @@ static bool do_online(int i, u8 flags, int bin)
 	harness_point(s);
 	if (state_of(s) != SS_EMPTY)
 		return false;
+	take_over(s);
 	set_state(s, SS_ONLINING);
 	memcg = mem_cgroup_alloc(i);
 	set_alloc(i, memcg);
@@ -228,6 +237,7 @@ static bool do_offline(int i, int bin)
 	harness_point(s);
 	if (state_of(s) != SS_ONLINE)
 		return false;
+	take_over(s);
 	memcg = handed_over(i);
 	/* css_offline(): OLD on every node */
 	expect(LIN_EXPECT_ROTATE, MEMCG_LRU_OLD, -1, i, bin);
@@ -247,7 +257,11 @@ static bool try_release(int i)
 	harness_point(s);
 	if (state_of(s) != SS_OFFLINE || refs_of(handed_over(i)))
 		return false;
+	take_over(s);
 	memcg = handed_over(i);
+	/* css_release's work runs after the last put of a reference */
+	mlf_wmm_acquire_newest(&memcg->refcnt.counter,
+			       sizeof(memcg->refcnt.counter));
 	set_state(s, SS_RELEASING);
 	expect(LIN_EXPECT_RELEASE, 0, -1, i, -1);
 	rcu_assign_pointer(s->memcg, NULL);

@@ -756,6 +756,38 @@ MLF_NO_TSAN void mlf_wmm_gp_over(const void *gp)
 	mlf_wmm_fence(MLF_WMM_MB);
 }
 
+MLF_NO_TSAN void mlf_wmm_handover_release(const void *key)
+{
+	struct keyed *k;
+
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return;
+	k = keyed(key);
+	k->view = snapshot_join(k->view, me()->floor);
+}
+
+MLF_NO_TSAN void mlf_wmm_handover_acquire(const void *key)
+{
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return;
+	join_view(me()->floor, keyed(key)->view);
+}
+
+MLF_NO_TSAN void mlf_wmm_acquire_newest(const volatile void *p, int size)
+{
+	const struct loc *l;
+	int id;
+
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return;
+	id = loc_find(p, size);
+	if (id < 0)
+		return;
+	l = &W.locs[id];
+	me()->floor[id] = (u16)(l->co[l->nr - 1] + 1);
+	join_view(me()->floor, l->st[l->co[l->nr - 1]].carried);
+}
+
 MLF_NO_TSAN void mlf_wmm_store_dep(volatile void *p, int size, u64 value)
 {
 	struct task_views *t = me();

@@ -125,6 +125,18 @@ unsigned long mlf_wmm_stale_pointer_loads(void);
  */
 u64 mlf_wmm_peek(const volatile void *p, int size);
 
+/*
+ * The harness's own orderings, which the kernel has and the harness's
+ * bookkeeping makes outside the model: a release to @key hands what the
+ * current task saw to the next acquire of @key (the cgroup core's
+ * cgroup_mutex between a memcg's online, offline and release); and an
+ * acquire of the newest store of @p (the release work runs after the last
+ * put of a reference).
+ */
+void mlf_wmm_handover_release(const void *key);
+void mlf_wmm_handover_acquire(const void *key);
+void mlf_wmm_acquire_newest(const volatile void *p, int size);
+
 /* Memory allocated or freed: its history starts again. */
 void mlf_wmm_forget(const void *p, size_t size);
 
