@@ -64,6 +64,11 @@ struct task_views {
 	} recent[RECENT];
 	unsigned int nr_recent;
 	unsigned long stale_ptr;	/* pointer loads that read an older store */
+	unsigned long gp_joined;	/* the gp_version it last joined */
+	/* the snapshots it joined lately: joined again, they add nothing */
+	const struct view *joined[8];
+	unsigned int nr_joined;
+	bool pending_dirty;	/* pending has entries */
 };
 
 struct keyed {			/* a lock's or a grace period's view */
@@ -86,7 +91,8 @@ static struct {
 	size_t hash_cap, hash_used;
 	struct task_views t[NR_TASKS];
 	u16 *mb_view;		/* what the smp_mb()s so far saw */
-	u16 *gp_view;		/* what the ended grace periods' starters saw */
+	u16 *gp_view;		/* what the grace periods' starters saw */
+	unsigned long gp_version;	/* its changes in this run */
 	u16 *exit_view;		/* what the readers saw when they left */
 	u16 *scratch;		/* a dense view to build a snapshot in */
 	struct keyed *keyed;
@@ -113,13 +119,30 @@ MLF_NO_TSAN static inline int rank_of(int id, u16 s)
 	return W.locs[id].st[s - 1].rank;
 }
 
-/* Join @src (its first @n entries) into the dense @dst. */
+/*
+ * Join @src (its first @n entries) into the dense @dst. Most entries are
+ * equal or none: four at a time are skipped then (a run's views are
+ * joined thousands of times, each the length of its locations).
+ */
 MLF_NO_TSAN static void join(u16 *dst, const u16 *src, int n)
 {
-	int i;
+	int i = 0, k;
 
-	for (i = 0; i < n; i++)
-		if (src[i] && (!dst[i] || rank_of(i, src[i]) > rank_of(i, dst[i])))
+	for (; i + 4 <= n; i += 4) {
+		u64 a, b;
+
+		memcpy(&a, &src[i], sizeof(a));
+		memcpy(&b, &dst[i], sizeof(b));
+		if (!a || a == b)
+			continue;
+		for (k = i; k < i + 4; k++)
+			if (src[k] != dst[k] && src[k] &&
+			    (!dst[k] || rank_of(k, src[k]) > rank_of(k, dst[k])))
+				dst[k] = src[k];
+	}
+	for (; i < n; i++)
+		if (src[i] != dst[i] && src[i] &&
+		    (!dst[i] || rank_of(i, src[i]) > rank_of(i, dst[i])))
 			dst[i] = src[i];
 }
 
@@ -127,6 +150,42 @@ MLF_NO_TSAN static inline void join_view(u16 *dst, const struct view *v)
 {
 	if (v)
 		join(dst, v->s, v->n);
+}
+
+/*
+ * Join the snapshot @v into @t's view, unless it did lately: a snapshot
+ * never changes and a view only grows.
+ */
+MLF_NO_TSAN static void join_floor(struct task_views *t, const struct view *v)
+{
+	unsigned int i;
+
+	if (!v)
+		return;
+	for (i = 0; i < ARRAY_SIZE(t->joined); i++)
+		if (t->joined[i] == v)
+			return;
+	join(t->floor, v->s, v->n);
+	t->joined[t->nr_joined++ % ARRAY_SIZE(t->joined)] = v;
+}
+
+/* What the stores its relaxed loads read carried, into its view. */
+MLF_NO_TSAN static void take_pending(struct task_views *t)
+{
+	if (!t->pending_dirty)
+		return;
+	join(t->floor, t->pending, W.nr_locs);
+	memset(t->pending, 0, W.nr_locs * sizeof(u16));
+	t->pending_dirty = false;
+}
+
+/* Note what a relaxed load's store @s carried, for the next rmb or mb. */
+MLF_NO_TSAN static void add_pending(struct task_views *t, const struct store *s)
+{
+	if (!s->carried)
+		return;
+	join_view(t->pending, s->carried);
+	t->pending_dirty = true;
 }
 
 MLF_NO_TSAN static void *arena_alloc(size_t size)
@@ -357,9 +416,13 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 		W.t[i].carry = W.t[i].locked = W.t[i].unlocked = NULL;
 		W.t[i].nr_recent = 0;
 		W.t[i].stale_ptr = 0;
+		W.t[i].gp_joined = 0;
+		W.t[i].pending_dirty = false;
+		memset(W.t[i].joined, 0, sizeof(W.t[i].joined));
 	}
 	memset(W.mb_view, 0, W.nr_locs * sizeof(u16));
 	memset(W.gp_view, 0, W.nr_locs * sizeof(u16));
+	W.gp_version = 0;
 	memset(W.exit_view, 0, W.nr_locs * sizeof(u16));
 	if (!++W.run)
 		W.run = 1;
@@ -428,10 +491,10 @@ MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
 		.value = s->value, .step = s->step, .stale = k > 0,
 	};
 	if (order == MLF_WMM_ACQUIRE) {
-		join_view(t->floor, s->carried);
+		join_floor(t, s->carried);
 		tsan_acquire_store(s);
 	} else {
-		join_view(t->pending, s->carried);
+		add_pending(t, s);
 	}
 	return s->value;
 }
@@ -496,16 +559,14 @@ MLF_NO_TSAN void mlf_wmm_fence(enum mlf_wmm_fence fence)
 	switch (fence) {
 	case MLF_WMM_MB:
 		mlf_sched_note_fence();
-		join(t->floor, t->pending, W.nr_locs);
-		memset(t->pending, 0, W.nr_locs * sizeof(u16));
+		take_pending(t);
 		/* the smp_mb()s see each other's views in the order they ran */
 		join(t->floor, W.mb_view, W.nr_locs);
 		memcpy(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
 		t->carry = snapshot(t->floor);
 		break;
 	case MLF_WMM_RMB:
-		join(t->floor, t->pending, W.nr_locs);
-		memset(t->pending, 0, W.nr_locs * sizeof(u16));
+		take_pending(t);
 		break;
 	case MLF_WMM_WMB:
 		t->carry = snapshot(t->own);
@@ -537,18 +598,26 @@ MLF_NO_TSAN u64 mlf_wmm_rmw(volatile void *p, int size,
 	t = me();
 	t->floor[id] = (u16)(s - l->st + 1);
 	if (full) {
-		join_view(t->floor, s->carried);
+		join_floor(t, s->carried);
 		tsan_acquire_store(s);
 	} else {
-		join_view(t->pending, s->carried);
+		add_pending(t, s);
 	}
 	if (stores) {
-		store_at(id, new, 0, full ? snapshot(t->floor) : t->carry, full,
-			 p);
+		store_at(id, new, 0, full ? NULL : t->carry, full, p);
 		l->st[l->nr - 1].rmw = true;
 	}
-	if (full)
-		mlf_wmm_fence(MLF_WMM_MB);
+	if (full) {
+		/*
+		 * The full barrier after it: nothing ran since the one before
+		 * but the read-modify-write, whose store carries what it is
+		 * ordered after, itself included (no matter)
+		 */
+		t->carry = snapshot(t->floor);
+		if (stores)
+			l->st[l->nr - 1].carried = t->carry;
+		memcpy(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
+	}
 	return old;
 }
 
@@ -665,7 +734,7 @@ MLF_NO_TSAN void mlf_wmm_lock_acquired(const void *lock, int *word)
 		return;
 	t = me();
 	view = keyed(lock)->view;
-	join_view(t->floor, view);
+	join_floor(t, view);
 	/*
 	 * Its later stores carry what the lock's last holder released: a CPU
 	 * that sees a store of this critical section, and then orders its
@@ -718,13 +787,21 @@ MLF_NO_TSAN void mlf_wmm_gp_begin(const void *gp, bool strong)
 	k->start = snapshot(me()->floor);
 	k->view = snapshot(W.exit_view);
 	join_view(W.gp_view, k->start);
+	W.gp_version++;
 }
 
 MLF_NO_TSAN void mlf_wmm_rcu_read_lock(void)
 {
+	struct task_views *t;
+
 	if (!mlf_wmm_running())
 		return;
-	join(me()->floor, W.gp_view, W.nr_locs);
+	/* a view only grows: what it joined of gp_view it still has */
+	t = me();
+	if (t->gp_joined == W.gp_version)
+		return;
+	join(t->floor, W.gp_view, W.nr_locs);
+	t->gp_joined = W.gp_version;
 }
 
 MLF_NO_TSAN void mlf_wmm_rcu_read_unlock(void)
@@ -751,8 +828,8 @@ MLF_NO_TSAN void mlf_wmm_gp_over(const void *gp)
 	if (!mlf_wmm_running())
 		return;
 	k = keyed(gp);
-	join_view(me()->floor, k->view);
-	join_view(me()->floor, k->start);
+	join_floor(me(), k->view);
+	join_floor(me(), k->start);
 	mlf_wmm_fence(MLF_WMM_MB);
 }
 
@@ -770,7 +847,7 @@ MLF_NO_TSAN void mlf_wmm_handover_acquire(const void *key)
 {
 	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
 		return;
-	join_view(me()->floor, keyed(key)->view);
+	join_floor(me(), keyed(key)->view);
 }
 
 MLF_NO_TSAN void mlf_wmm_acquire_newest(const volatile void *p, int size)
@@ -785,7 +862,7 @@ MLF_NO_TSAN void mlf_wmm_acquire_newest(const volatile void *p, int size)
 		return;
 	l = &W.locs[id];
 	me()->floor[id] = (u16)(l->co[l->nr - 1] + 1);
-	join_view(me()->floor, l->st[l->co[l->nr - 1]].carried);
+	join_floor(me(), l->st[l->co[l->nr - 1]].carried);
 }
 
 MLF_NO_TSAN void mlf_wmm_store_dep(volatile void *p, int size, u64 value)
