@@ -22,6 +22,33 @@
 int mlf_wmm_on;
 
 /*
+ * The model's own copies, out of ThreadSanitizer's sight: its functions
+ * are (MLF_NO_TSAN), but the C library's memcpy() and memset() are
+ * intercepted, and the tasks' fibers share the model's arrays with no
+ * happens-before (what orders them is the scheduler).
+ */
+static inline void copy_n(void *dst, const void *src, size_t n)
+{
+	mlf_tsan_ignore_begin();
+	memcpy(dst, src, n);
+	mlf_tsan_ignore_end();
+}
+
+static inline void move_n(void *dst, const void *src, size_t n)
+{
+	mlf_tsan_ignore_begin();
+	memmove(dst, src, n);
+	mlf_tsan_ignore_end();
+}
+
+static inline void zero_n(void *dst, size_t n)
+{
+	mlf_tsan_ignore_begin();
+	memset(dst, 0, n);
+	mlf_tsan_ignore_end();
+}
+
+/*
  * A view: per location id, the co-latest store seen (its id + 1; 0 none).
  * Snapshots are immutable, cover the locations there were when taken, and
  * live in the run's arena; a task's own views are dense and mutable.
@@ -175,7 +202,7 @@ MLF_NO_TSAN static void take_pending(struct task_views *t)
 	if (!t->pending_dirty)
 		return;
 	join(t->floor, t->pending, W.nr_locs);
-	memset(t->pending, 0, W.nr_locs * sizeof(u16));
+	zero_n(t->pending, W.nr_locs * sizeof(u16));
 	t->pending_dirty = false;
 }
 
@@ -205,7 +232,7 @@ MLF_NO_TSAN static const struct view *snapshot(const u16 *dense)
 	struct view *v = arena_alloc(sizeof(*v) + W.nr_locs * sizeof(u16));
 
 	v->n = W.nr_locs;
-	memcpy(v->s, dense, W.nr_locs * sizeof(u16));
+	copy_n(v->s, dense, W.nr_locs * sizeof(u16));
 	return v;
 }
 
@@ -216,7 +243,7 @@ MLF_NO_TSAN static const struct view *snapshot_join(const struct view *v,
 	struct view *j = arena_alloc(sizeof(*j) + W.nr_locs * sizeof(u16));
 
 	j->n = W.nr_locs;
-	memcpy(j->s, dense, W.nr_locs * sizeof(u16));
+	copy_n(j->s, dense, W.nr_locs * sizeof(u16));
 	join_view(j->s, v);
 	return j;
 }
@@ -410,20 +437,20 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 	}
 	/* clear what the last run used */
 	for (i = 0; i < NR_TASKS; i++) {
-		memset(W.t[i].floor, 0, W.nr_locs * sizeof(u16));
-		memset(W.t[i].own, 0, W.nr_locs * sizeof(u16));
-		memset(W.t[i].pending, 0, W.nr_locs * sizeof(u16));
+		zero_n(W.t[i].floor, W.nr_locs * sizeof(u16));
+		zero_n(W.t[i].own, W.nr_locs * sizeof(u16));
+		zero_n(W.t[i].pending, W.nr_locs * sizeof(u16));
 		W.t[i].carry = W.t[i].locked = W.t[i].unlocked = NULL;
 		W.t[i].nr_recent = 0;
 		W.t[i].stale_ptr = 0;
 		W.t[i].gp_joined = 0;
 		W.t[i].pending_dirty = false;
-		memset(W.t[i].joined, 0, sizeof(W.t[i].joined));
+		zero_n(W.t[i].joined, sizeof(W.t[i].joined));
 	}
-	memset(W.mb_view, 0, W.nr_locs * sizeof(u16));
-	memset(W.gp_view, 0, W.nr_locs * sizeof(u16));
+	zero_n(W.mb_view, W.nr_locs * sizeof(u16));
+	zero_n(W.gp_view, W.nr_locs * sizeof(u16));
 	W.gp_version = 0;
-	memset(W.exit_view, 0, W.nr_locs * sizeof(u16));
+	zero_n(W.exit_view, W.nr_locs * sizeof(u16));
 	if (!++W.run)
 		W.run = 1;
 	W.nr_tasks = nr_tasks;
@@ -510,7 +537,7 @@ MLF_NO_TSAN static void store_at(int id, u64 value, int k,
 
 	if (k) {
 		/* into co before the k newest: they move up */
-		memmove(&l->co[pos + 1], &l->co[pos], k * sizeof(*l->co));
+		move_n(&l->co[pos + 1], &l->co[pos], k * sizeof(*l->co));
 		l->co[pos] = (u16)sid;
 		for (i = pos; i < l->nr; i++)
 			l->st[l->co[i]].rank = i;
@@ -562,7 +589,7 @@ MLF_NO_TSAN void mlf_wmm_fence(enum mlf_wmm_fence fence)
 		take_pending(t);
 		/* the smp_mb()s see each other's views in the order they ran */
 		join(t->floor, W.mb_view, W.nr_locs);
-		memcpy(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
+		copy_n(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
 		t->carry = snapshot(t->floor);
 		break;
 	case MLF_WMM_RMB:
@@ -616,7 +643,7 @@ MLF_NO_TSAN u64 mlf_wmm_rmw(volatile void *p, int size,
 		t->carry = snapshot(t->floor);
 		if (stores)
 			l->st[l->nr - 1].carried = t->carry;
-		memcpy(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
+		copy_n(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
 	}
 	return old;
 }
@@ -747,7 +774,7 @@ MLF_NO_TSAN void mlf_wmm_lock_acquired(const void *lock, int *word)
 	if (view || t->unlocked) {
 		u16 *dense = W.scratch;
 
-		memset(dense, 0, W.nr_locs * sizeof(u16));
+		zero_n(dense, W.nr_locs * sizeof(u16));
 		join_view(dense, t->carry);
 		join_view(dense, t->unlocked);
 		t->carry = snapshot_join(view, dense);
