@@ -528,6 +528,15 @@ MLF_NO_TSAN bool mlf_rcu_model_dep_store(const volatile void *p)
 	return true;
 }
 
+MLF_NO_TSAN const void *mlf_rcu_model_dep_token(void)
+{
+	struct mlf_task *t = mlf_current();
+
+	return t->locks_held ?
+		&t->lock_snapshots[t->lock_acquisitions % MLF_TSAN_RING] :
+		NULL;
+}
+
 MLF_NO_TSAN void mlf_rcu_model_dep_load(const volatile void *p)
 {
 	struct dep_entry *e = dep_find(p, false);
@@ -557,6 +566,11 @@ bool mlf_rcu_model_dep_store(const volatile void *p)
 void mlf_rcu_model_dep_load(const volatile void *p)
 {
 	(void)p;
+}
+
+const void *mlf_rcu_model_dep_token(void)
+{
+	return NULL;
 }
 
 void mlf_rcu_model_dep_publish(const volatile void *p)

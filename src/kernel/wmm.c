@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rcu_model.h"
 #include "report.h"
 #include "sanitizer.h"
 #include "schedule.h"
@@ -65,6 +66,8 @@ struct store {
 	const struct view *carried;	/* what an acquire of it joins */
 	u32 token;			/* ThreadSanitizer's sync object */
 	bool rmw;			/* a read-modify-write's */
+	/* WRITE_ONCE_DEP()'s: ThreadSanitizer's object of what it orders */
+	const void *dep;
 	unsigned long step;		/* mlf_sched_step() when it was made */
 };
 
@@ -313,6 +316,7 @@ MLF_NO_TSAN static int append(struct loc *l, u64 value, int task,
 	s->carried = carried;
 	s->token = W.next_token++;
 	s->rmw = false;
+	s->dep = NULL;
 	s->step = task < 0 ? 0 : mlf_sched_step();
 	l->co[l->nr] = (u16)l->nr;
 	return l->nr++;
@@ -480,6 +484,8 @@ MLF_NO_TSAN static void tsan_release_store(const struct store *s)
 MLF_NO_TSAN static void tsan_acquire_store(const struct store *s)
 {
 	mlf_tsan_acquire(&tsan_tokens[s->token % sizeof(tsan_tokens)]);
+	if (s->dep)
+		mlf_tsan_acquire(s->dep);
 }
 
 /* ---- loads, stores, read-modify-writes ---- */
@@ -898,4 +904,5 @@ MLF_NO_TSAN void mlf_wmm_store_dep(volatile void *p, int size, u64 value)
 	int id = loc_of(p, size), k = store_place(t, id);
 
 	store_at(id, value, k, t->locked ? t->locked : t->carry, false, p);
+	W.locs[id].st[W.locs[id].nr - 1].dep = mlf_rcu_model_dep_token();
 }
