@@ -78,6 +78,7 @@ struct loc {
 	struct store *st;		/* by id, in the order they were made */
 	u16 *co;			/* store ids in co order */
 	u16 base;		/* id + 1 of a store every task has seen, or 0 */
+	bool fresh;		/* in memory allocated in this run */
 };
 
 struct task_views {
@@ -131,6 +132,11 @@ static struct {
 	char *arena;
 	size_t arena_cap, arena_used;
 	unsigned long stale_reads;
+	/* the memory allocated in this run, as far as there is room */
+	struct {
+		uintptr_t start, end;
+	} fresh[1024];
+	int nr_fresh;
 	u32 next_token;
 } W;
 
@@ -322,6 +328,17 @@ MLF_NO_TSAN static int append(struct loc *l, u64 value, int task,
 	return l->nr++;
 }
 
+/* Whether @addr lies in memory allocated in this run. */
+MLF_NO_TSAN static bool in_fresh(uintptr_t addr)
+{
+	int i;
+
+	for (i = 0; i < W.nr_fresh; i++)
+		if (addr >= W.fresh[i].start && addr < W.fresh[i].end)
+			return true;
+	return false;
+}
+
 /*
  * The location at @p, made (its history: what memory holds now, from
  * before the run) on the first access of this run. Memory that changed
@@ -364,6 +381,7 @@ MLF_NO_TSAN static int loc_of(const volatile void *p, int size)
 	l->size = size;
 	l->nr = 0;
 	l->base = (u16)(append(l, now, -1, NULL) + 1);
+	l->fresh = in_fresh(addr);
 	if (W.hash[h].run != W.run) {
 		W.hash[h].addr = addr;
 		W.hash[h].run = W.run;
@@ -380,6 +398,10 @@ MLF_NO_TSAN void mlf_wmm_forget(const void *p, size_t size)
 
 	if (!mlf_wmm_running())
 		return;
+	if (W.nr_fresh < (int)ARRAY_SIZE(W.fresh)) {
+		W.fresh[W.nr_fresh].start = a;
+		W.fresh[W.nr_fresh++].end = a + size;
+	}
 	/*
 	 * The locations in it are made anew on their next access: their hash
 	 * entries keep their place (a probe goes on past them) but answer for
@@ -461,6 +483,7 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 	W.nr_locs = 0;
 	W.hash_used = 0;
 	W.nr_keyed = 0;
+	W.nr_fresh = 0;
 	W.arena_used = 0;
 	W.stale_reads = 0;
 	__atomic_store_n(&mlf_wmm_on, 1, __ATOMIC_RELAXED);
@@ -518,6 +541,17 @@ MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
 			t->stale_ptr++;
 	}
 	s = &l->st[l->co[l->nr - 1 - k]];
+	/*
+	 * A pointer from before its object was set up: the kernel's oops
+	 * when it is followed, named now, before the code under test does
+	 * arithmetic on NULL
+	 */
+	if (order == MLF_WMM_ACQUIRE && k && !s->value && l->fresh &&
+	    s == &l->st[0])
+		mlf_fail_simple("vm.null",
+				"a load of the pointer at %p read NULL, its value from before its object was set up (the newest store is %#llx): a NULL pointer dereference to come",
+				(void *)p,
+				(unsigned long long)l->st[l->co[l->nr - 1]].value);
 	t->floor[id] = (u16)(s - l->st + 1);
 	t->recent[t->nr_recent % RECENT].addr = (uintptr_t)p;
 	t->recent[t->nr_recent++ % RECENT].r = (struct mlf_wmm_read){
