@@ -64,7 +64,9 @@ static bool fail(struct mlf_failure *f, const char *check,
  * has not seen yet, put memcg @slot into the walk's generation: the port
  * has it linked there, or it is between the unlink and the link of a
  * rotation that has already given it the walk's generation (the field a
- * walk compares) and that another task wrote since the walk's last event.
+ * walk compares) and that another task wrote since the walk's last event
+ * (under the weak memory model, at any time: the walk may have come by a
+ * link older than the unlink).
  */
 static bool put_by_open_section(const struct mlf_walk_check *w,
 				struct mlf_lin *lin, int slot)
@@ -77,7 +79,9 @@ static bool put_by_open_section(const struct mlf_walk_check *w,
 	    gen != w->gen)
 		return false;
 	return linked || mlf_lin_touched_by_others(lin, slot, w->nid, w->task,
-						   w->window_start);
+						   w->window_start) ||
+	       (mlf_wmm_running() &&
+		mlf_lin_touched_by_open_section(lin, slot, w->nid, w->task));
 }
 
 /*
