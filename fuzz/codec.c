@@ -60,7 +60,7 @@ static void decode_op(struct cursor *c, const struct mlf_header *h,
 	switch (op->kind) {
 	case MLF_OP_ROTATE:
 		op->node = next_u8(c) % h->nr_nodes;
-		op->rotate_op = MEMCG_LRU_HEAD + next_u8(c) % 4;
+		op->rotate_op = mlf_rotation(next_u8(c) % MLF_NR_ROTATIONS);
 		break;
 	case MLF_OP_SOFT:
 		op->node = next_u8(c) % h->nr_nodes;
@@ -128,7 +128,7 @@ size_t mlf_encode_op(const struct mlf_header *h, const struct mlf_op *op,
 	switch (op->kind) {
 	case MLF_OP_ROTATE:
 		out[n++] = op->node;
-		out[n++] = op->rotate_op - MEMCG_LRU_HEAD;
+		out[n++] = mlf_rotation_index(op->rotate_op);
 		break;
 	case MLF_OP_SOFT:
 		out[n++] = op->node;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "kernel/report.h"
 #include "kernel/schedule.h"
 #include "sched_codec.h"
@@ -161,9 +162,23 @@ static void print_weak(void)
 	}
 }
 
+/* the kernel function of the code under test each op runs (none: NULL) */
+static const char *const sop_kernel_functions[SOP_NR] = {
+	[SOP_ONLINE] = "lru_gen_online_memcg",
+	[SOP_OFFLINE] = "mem_cgroup_css_offline",
+	[SOP_RELEASE] = "mem_cgroup_css_released",
+	[SOP_ROTATE] = "lru_gen_rotate_memcg",
+	[SOP_SOFT] = "lru_gen_soft_reclaim",
+	[SOP_RECLAIM] = "shrink_many",
+};
+
 static void print_context(void)
 {
-	print_ops(mlf_current_op);
+	long at = mlf_current_op;
+
+	if (at >= 0 && at < input.nr_ops && input.ops[at].kind < SOP_NR)
+		mlf_print_tree_where(sop_kernel_functions[input.ops[at].kind]);
+	print_ops(at);
 	print_decisions();
 	print_weak();
 }

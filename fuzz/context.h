@@ -9,6 +9,23 @@
 
 #include <stdio.h>
 
+#include "mm/vmscan.h"
+
+/*
+ * Where the code under test is for a failure in the op that runs kernel
+ * function @fn: its line in the tree the build cut it from, e.g.
+ *   in lru_gen_rotate_memcg() at mm/vmscan.c:4226 of Linux 6.12.118
+ *   (linux-source-6.12.tar.xz) + p1-5-lockrand
+ */
+static inline void mlf_print_tree_where(const char *fn)
+{
+	const struct mlf_tree_function *where = fn ? mlf_tree_where(fn) : NULL;
+
+	if (where)
+		fprintf(stderr, "in %s() at %s:%d of %s\n", where->name, where->file,
+			where->line, mlf_tree_name);
+}
+
 typedef void (*mlf_print_header_fn)(FILE *out);
 typedef void (*mlf_print_op_fn)(FILE *out, size_t i);
 

@@ -34,8 +34,11 @@ static void print_op(FILE *out, size_t i)
 
 static void print_context(void)
 {
-	mlf_print_trace_context(mlf_current_op, nr_ops, CONTEXT_BEFORE, print_header,
-				print_op);
+	long at = mlf_current_op;
+
+	if (at >= 0 && at < (long)nr_ops)
+		mlf_print_tree_where(mlf_op_kernel_function(ops[at].kind));
+	mlf_print_trace_context(at, nr_ops, CONTEXT_BEFORE, print_header, print_op);
 }
 
 /*

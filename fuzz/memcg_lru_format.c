@@ -107,7 +107,7 @@ static void random_op(const struct mlf_records *in, const struct mlf_header *h,
 	if (op->kind != MLF_OP_RECLAIM)
 		op->memcg = pick_memcg(in, h, g);
 	op->node = mlf_rng_below(g, h->nr_nodes);
-	op->rotate_op = MEMCG_LRU_HEAD + mlf_rng_below(g, 4);
+	op->rotate_op = mlf_rotation(mlf_rng_below(g, MLF_NR_ROTATIONS));
 	op->softirq = mlf_rng_one_in(g, 2);
 	op->below_min = mlf_rng_one_in(g, 4);
 	op->below_low = mlf_rng_one_in(g, 4);
@@ -159,7 +159,7 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 	case 4:
 		switch (op.kind) {
 		case MLF_OP_ROTATE:
-			op.rotate_op = MEMCG_LRU_HEAD + mlf_rng_below(g, 4);
+			op.rotate_op = mlf_rotation(mlf_rng_below(g, MLF_NR_ROTATIONS));
 			break;
 		case MLF_OP_SOFT:
 			op.softirq = !op.softirq;

@@ -6,10 +6,15 @@
 # <target>_seed_corpus.zip, <target>.dict and <target>.options. No cmake: the
 # sources are compiled directly, as OSS-Fuzz projects usually do.
 #
-# Optional: MLF_VARIANT (default p1-5-lockrand), MLF_BUG (a bug-* variant:
-# zoo/<bug>.patch, applied to a copy of src/) and MLF_ISO (reclaim target;
-# default iso-throttle) choose the port, as the CMake options of the same
-# names do. The targets and their port flavours are fuzz/targets.json's.
+# The code under test is the vendored cut of the default kernel tree at
+# p1-5-lockrand (kernel/vendored/, its provenance in PROVENANCE.json; ctest
+# kernel/vendored keeps it the cut of the installed tree): the build needs
+# no kernel tree and no network. With MLF_VARIANT (another level),
+# MLF_BUG (a bug-* variant: zoo/<bug>.patch) or MLF_KERNEL_TREE (a tree;
+# default /usr/src/linux-source-6.12.tar.xz) it cuts a tree instead, as the
+# CMake build does (kernel/tree.py). MLF_ISO (reclaim target; default
+# iso-throttle) picks the eviction model's variant. The targets and their
+# flavours are fuzz/targets.json's.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${CC:=clang}" "${CFLAGS:=}" "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}"
@@ -19,21 +24,35 @@ LINKER=${CXX:-$CC}
 VARIANT=${MLF_VARIANT:-p1-5-lockrand}
 BUG=${MLF_BUG:-}
 
-macro() {	# p1-5-lockrand -> P1_5_LOCKRAND (as CMakeLists.txt derives it)
+macro() {	# iso-throttle -> ISO_THROTTLE (as CMakeLists.txt derives it)
 	echo "$1" | tr 'a-z.-' 'A-Z__'
 }
-defs="-DMLF_VARIANT_$(macro "$VARIANT")"
-# the sources: src/, or a copy with the bug's patch applied (zoo/apply.cmake)
+defs="-DMLF_VARIANT_NAME=\"$VARIANT\""
+# the code under test: the vendored cut, or a tree cut here (kernel/tree.py)
+CUT=$ROOT/kernel/vendored
+if [ -n "$BUG" ] || [ "$VARIANT" != p1-5-lockrand ] || [ -n "${MLF_KERNEL_TREE:-}" ]; then
+	python3 "$ROOT/kernel/tree.py" --tree "${MLF_KERNEL_TREE:-/usr/src/linux-source-6.12.tar.xz}" \
+		--out "$WORK/kernel" --variants "$VARIANT" --need "$VARIANT" \
+		--zoo "$ROOT/zoo" --quiet >&2
+	CUT=$WORK/kernel/cut/$VARIANT
+	if [ -n "$BUG" ]; then
+		CUT=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["bugs"][sys.argv[2]]["cut"])' "$WORK/kernel/manifest.json" "$BUG") ||
+			{ echo "oss_fuzz_build: zoo/$BUG.patch does not apply to the tree" >&2; exit 1; }
+	fi
+fi
+# the sources: src/, or a copy with the bug's src/ diffs applied (the one
+# patch applier, kernel/patch_tree.py)
 SRC=$ROOT/src
-if [ -n "$BUG" ]; then
-	rm -rf "$WORK/zoo"
-	mkdir -p "$WORK/zoo"
-	cp -r "$ROOT/src" "$WORK/zoo/src"
-	patch -p2 --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- \
-		-d "$WORK/zoo/src" -i "$ROOT/zoo/$BUG.patch" >/dev/null ||
+if [ -n "$BUG" ] && grep -q '^+++ b/src/' "$ROOT/zoo/$BUG.patch"; then
+	python3 "$ROOT/kernel/patch_tree.py" --quiet --copy "$ROOT/src" --out "$WORK/zoo/src" \
+		--only src/ "$ROOT/zoo/$BUG.patch" ||
 		{ echo "oss_fuzz_build: zoo/$BUG.patch no longer applies to src/" >&2; exit 1; }
 	SRC=$WORK/zoo/src
 fi
+# the code under test and what is compiled around it take the tree's list
+# headers and the glue's hooks (kernel/mlf_tree.h); the shim does not
+tree="-include $ROOT/kernel/mlf_tree.h -I$CUT/include -I$ROOT/kernel/include -I$ROOT/kernel"
 # mlf_targets.h, generated from fuzz/targets.json as the CMake build does
 python3 "$ROOT/tools/mlflib/targets.py" --header "$WORK/gen/mlf_targets.h"
 
@@ -58,7 +77,8 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 	fdefs=$(flavour_defs "$1")
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	for src in "$SRC"/kernel/*.c "$SRC"/mm/*.c "$SRC"/harness/*.c \
+	for src in "$SRC"/kernel/*.c "$CUT"/mlf_tree_vmscan.c "$CUT"/mlf_tree_memcg.c \
+		   "$ROOT"/kernel/tree_glue.c "$SRC"/mm/*.c "$SRC"/harness/*.c \
 		   "$SRC"/check/*.c "$ROOT"/fuzz/codec.c "$ROOT"/fuzz/trace.c \
 		   "$ROOT"/fuzz/sched_codec.c "$ROOT"/fuzz/sched_trace.c \
 		   "$ROOT"/fuzz/trace_lex.c \
@@ -71,9 +91,14 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 		*/check/*.c | */harness/world.c | */harness/reclaim_world.c)
 			nocmp=-fno-sanitize-coverage=trace-cmp ;;
 		esac
+		# the shim and the codecs: the shim's lists; the rest: the tree's
+		prefix=$tree
+		case "$src" in
+		"$SRC"/kernel/*.c | "$ROOT"/fuzz/*.c) prefix= ;;
+		esac
 		# shellcheck disable=SC2086
-		$CC $CFLAGS $nocmp -std=gnu11 $warn $fdefs $urcu_cflags -I"$SRC" -I"$ROOT/fuzz" \
-			-I"$WORK/gen" -c "$src" -o "$obj"
+		$CC $CFLAGS $nocmp -std=gnu11 $warn $fdefs $urcu_cflags $prefix -I"$SRC" \
+			-I"$CUT" -I"$ROOT/fuzz" -I"$WORK/gen" -c "$src" -o "$obj"
 		objs+=("$obj")
 	done
 	ar rcs "$dir/libmlf.a" "${objs[@]}"
@@ -97,7 +122,7 @@ while read -r t port sources; do
 		obj=$WORK/target_${t}_${src%.c}.o
 		# shellcheck disable=SC2086,SC2046
 		$CC $CFLAGS -std=gnu11 $warn $(flavour_defs $flavour) $tdefs $urcu_cflags \
-			-I"$SRC" -I"$ROOT/fuzz" -I"$WORK/gen" -c "$ROOT/fuzz/$src" -o "$obj"
+			-I"$SRC" -I"$CUT" -I"$ROOT/fuzz" -I"$WORK/gen" -c "$ROOT/fuzz/$src" -o "$obj"
 		objs+=("$obj")
 	done
 	# shellcheck disable=SC2086

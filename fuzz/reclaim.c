@@ -30,10 +30,21 @@ static void print_op(FILE *out, size_t i)
 	mlf_reclaim_print_op(out, &ops[i]);
 }
 
+/* the kernel function of the code under test each op runs (none: NULL) */
+static const char *const op_kernel_functions[RECLAIM_OP_NR] = {
+	[RECLAIM_OP_ONLINE] = "lru_gen_online_memcg",
+	[RECLAIM_OP_OFFLINE] = "mem_cgroup_css_offline",
+	[RECLAIM_OP_RELEASE] = "mem_cgroup_css_released",
+	[RECLAIM_OP_RECLAIM] = "lru_gen_shrink_node",
+};
+
 static void print_context(void)
 {
-	mlf_print_trace_context(mlf_current_op, nr_ops, CONTEXT_BEFORE, print_header,
-				print_op);
+	long at = mlf_current_op;
+
+	if (at >= 0 && at < (long)nr_ops && ops[at].kind < RECLAIM_OP_NR)
+		mlf_print_tree_where(op_kernel_functions[ops[at].kind]);
+	mlf_print_trace_context(at, nr_ops, CONTEXT_BEFORE, print_header, print_op);
 }
 
 /* the state coverage as the engine's extra coverage (memcg_lru.c) */

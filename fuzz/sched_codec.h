@@ -18,7 +18,7 @@
  *                            (n >> 4: 0, draws from the seed; else the
  *                            op's first draw, a bin, is (n >> 4) - 1,
  *                            modulo 8), arg a
- *                            (rotate: MEMCG_LRU_HEAD + a % 4; soft:
+ *                            (rotate: mlf_rotation(a % 4); soft:
  *                            softirq a & 1; online, set: shrink flags);
  *                            readers reclaim node n, target s pages
  *     [t d e u -], 0xc0 <= t < 0xe0  a decision: after 1 + d + 256 *

@@ -67,7 +67,7 @@ void mlf_sched_trace_print_op(FILE *out, const struct sched_input *in, int i)
 		break;
 	case SOP_ROTATE:
 		fprintf(out, " m%u n%u %s", op->slot, op->node,
-			mlf_rotate_op_name(MEMCG_LRU_HEAD + op->arg % 4));
+			mlf_rotate_op_name(mlf_rotation(op->arg % MLF_NR_ROTATIONS)));
 		break;
 	case SOP_SOFT:
 		fprintf(out, " m%u n%u%s", op->slot, op->node,
@@ -476,8 +476,8 @@ static bool parse_operand(struct mlf_trace_parser *p,
 		field = F_TARGET;
 	else
 		field = 0;
-	for (v = MEMCG_LRU_HEAD; !field && v <= MEMCG_LRU_YOUNG; v++)
-		if (mlf_token_is(t, mlf_rotate_op_name(v))) {
+	for (v = 0; !field && v < MLF_NR_ROTATIONS; v++)
+		if (mlf_token_is(t, mlf_rotate_op_name(mlf_rotation(v)))) {
 			field = F_ROTATION;
 			rotation = v;
 		}
@@ -522,7 +522,7 @@ static bool parse_operand(struct mlf_trace_parser *p,
 		op->node = v;
 		return true;
 	case F_ROTATION:
-		op->arg = rotation - MEMCG_LRU_HEAD;
+		op->arg = rotation;
 		return true;
 	case F_SOFTIRQ:
 		op->arg = 1;

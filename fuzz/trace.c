@@ -80,8 +80,7 @@ void mlf_trace_print_op(FILE *out, const struct mlf_header *h,
 	case MLF_OP_ROTATE:
 		put_uint(out, " n", op->node);
 		fputc(' ', out);
-		fputs(op->rotate_op >= MEMCG_LRU_HEAD &&
-				      op->rotate_op <= MEMCG_LRU_YOUNG ?
+		fputs(mlf_rotation_index(op->rotate_op) >= 0 ?
 			      mlf_rotate_op_name(op->rotate_op) :
 			      "?",
 		      out);
@@ -337,8 +336,8 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 		if (mlf_token_is(tok, "softirq")) {
 			field = F_SOFTIRQ;
 		} else {
-			for (j = MEMCG_LRU_HEAD; j <= MEMCG_LRU_YOUNG; j++)
-				if (mlf_token_is(tok, mlf_rotate_op_name(j)))
+			for (j = 0; j < MLF_NR_ROTATIONS; j++)
+				if (mlf_token_is(tok, mlf_rotate_op_name(mlf_rotation(j))))
 					field = F_ROTATE;
 		}
 		if (!field) {
@@ -367,10 +366,10 @@ static bool parse_op(struct mlf_trace_parser *p, const struct mlf_token *t,
 		if (field == F_SOFTIRQ) {
 			op->softirq = 1;
 		} else {
-			for (j = MEMCG_LRU_HEAD;
-			     !mlf_token_is(tok, mlf_rotate_op_name(j)); j++)
+			for (j = 0;
+			     !mlf_token_is(tok, mlf_rotate_op_name(mlf_rotation(j))); j++)
 				;
-			op->rotate_op = j;
+			op->rotate_op = mlf_rotation(j);
 		}
 	}
 

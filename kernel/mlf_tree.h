@@ -1,27 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The prefix header of the kernel-tree build (-include, in every source of
- * mlf_port_kernel and of whatever links it): it stands in for
- * src/mm/mmzone.h and variant.h, whose include guards it takes, so that the
- * port's memcontrol.[ch], the world, the checks and the model compile
- * unchanged around the tree's code. The memcg LRU structures, constants and
- * enums and the feature macros come from the tree (mlf_tree_gen.h, written
- * by kernel/extract.py into the build directory); hlist_nulls comes from
- * the tree's <linux/list_nulls.h> and <linux/rculist_nulls.h> in place of
- * the shim's. What the tree's structures are embedded in (struct lruvec,
- * pglist_data) is reduced to what the memcg LRU touches, as the port has it.
+ * The prefix header of every build of the code under test (-include, in
+ * each source of a port library and of what links one): the kernel tree's
+ * own <linux/list_nulls.h> and <linux/rculist_nulls.h> (cut into the build
+ * directory beside the memcg LRU: the seed series patches them) in place
+ * of the shim's, whose include guards it takes, with the shim's hooks put
+ * back around their primitives (below). The shim library itself and the
+ * nulls_list target keep the shim's lists; the layout is the same.
  */
 #ifndef _MLF_TREE_H
 #define _MLF_TREE_H
 
-/* the shim's list headers and the port's mmzone.h / variant.h give way */
+/* the shim's list headers give way to the tree's */
 #define _MLF_KERNEL_LIST_NULLS_H
 #define _MLF_KERNEL_RCULIST_NULLS_H
-#define _MLF_MM_MMZONE_H
-#define _MLF_MM_VARIANT_H
-
-#define MLF_KERNEL_TREE 1
-#define MLF_VARIANT_NAME "kernel-tree"
 
 #ifndef __KERNEL__
 #define __KERNEL__
@@ -30,88 +22,123 @@
 #define CONFIG_LRU_GEN 1
 
 #include "kernel/kernel.h"
+#include "kernel/rcu_model.h"
 
 /*
- * ThreadSanitizer and the tree's __hlist_nulls_del(): it unlinks with
- * WRITE_ONCE(*pprev, next), and a reader that then reaches @next through
- * *pprev reads what @next's inserter wrote before its rcu_assign_pointer().
- * The kernel gets that ordering from the address dependency (READ_ONCE()
- * heads a dependency chain; every architecture Linux runs on is other-
- * multicopy atomic); TSan models no dependencies and would report the
- * inserter's plain n->next = ... against the reader. So, under TSan only,
- * a WRITE_ONCE() of a struct hlist_nulls_node pointer is a release store:
- * what the shim's own __hlist_nulls_del() does, same instruction on x86.
- * Narrow on purpose: only that pointer type, so a plain publish (*pprev =
- * n without rcu_assign_pointer()) is still a race TSan reports. The add
- * and replace helpers' WRITE_ONCE(n->next, first) become releases too,
- * and need to: a reader standing on a node that a writer moves follows its
- * new ->next into a node that may have been onlined a moment ago (the
- * shim's WRITE_ONCE_DEP() in compiler.h, for the same reason). The cost: a tree
- * that publishes a new node with WRITE_ONCE() in place of
- * rcu_assign_pointer() passes under TSan here (the port's build, where
- * only __hlist_nulls_del() releases, still reports it). Like the shim's
- * WRITE_ONCE(), it is a scheduling point first: the deterministic
- * scheduler switches there, and the walk checks learn who moved what.
+ * A WRITE_ONCE() of a struct hlist_nulls_node pointer is the shim's
+ * WRITE_ONCE_DEP() (compiler.h): the tree's __hlist_nulls_del() unlinks
+ * with WRITE_ONCE(*pprev, next), and a reader that then reaches @next
+ * through *pprev reads what @next's inserter wrote before its
+ * rcu_assign_pointer(): the kernel orders that by the address dependency,
+ * which ThreadSanitizer does not model and the weak memory model takes
+ * from this store (wmm.h). So the stores the shim's own list primitives
+ * make with WRITE_ONCE_DEP() (the unlink, and a node's ->next that a
+ * reader standing on it may follow) are the same stores here; every
+ * other WRITE_ONCE() is the shim's. Both are a scheduling point first.
  */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-struct hlist_nulls_node;
 #undef WRITE_ONCE
 #define WRITE_ONCE(x, val)                                                    \
-	({                                                                    \
-		typeof(&(x)) __p = &(x);                                      \
-		mlf_point(MLF_PT_WRITE, __p);                                 \
-		__atomic_store_n(__p, (val),                                  \
-				 _Generic((val), struct hlist_nulls_node *    \
-					  : __ATOMIC_RELEASE, default         \
-					  : __ATOMIC_RELAXED));               \
-	})
-#endif
-#endif
+	__builtin_choose_expr(                                                \
+		__builtin_types_compatible_p(typeof(x),                       \
+					     struct hlist_nulls_node *),      \
+		WRITE_ONCE_DEP(x, val), ({                                    \
+			typeof(&(x)) __p = &(x);                              \
+			mlf_point(MLF_PT_WRITE, __p);                         \
+			if (mlf_wmm(x))                                       \
+				__mlf_wmm_store(__p, (val), MLF_WMM_RELAXED); \
+			else                                                  \
+				__atomic_store_n(__p, (val), __ATOMIC_RELAXED); \
+		}))
 
+struct hlist_nulls_node;
 #include <linux/rculist_nulls.h>
 
-#include "mlf_tree_gen.h"
-
-struct pglist_data;
-
-struct lruvec {
-	struct lru_gen_folio lrugen;
-	/* the node this lruvec belongs to */
-	struct pglist_data *pgdat;
-};
-
-#define MAX_NR_ZONES 2
-
-/* as src/mm/mmzone.h has it: what should_abort_scan() reads */
-struct zone {
-	bool unmanaged;
-	bool watermark_ok;
-};
-
-typedef struct pglist_data {
-	int node_id;
-	struct zone node_zones[MAX_NR_ZONES];
-	struct lru_gen_memcg memcg_lru;
-} pg_data_t;
-
-extern struct pglist_data *node_data[MAX_NUMNODES];
-#define NODE_DATA(nid) (node_data[(nid)])
-
-static inline struct pglist_data *lruvec_pgdat(struct lruvec *lruvec)
+/*
+ * The shim's hooks around the tree's primitives, which the shim's own
+ * list headers have inside them (list_nulls.h, rculist_nulls.h):
+ *
+ * - A node joins or leaves an RCU list: in a scheduled run the RCU model
+ *   requires a grace period between the unlink and the free of the object
+ *   that holds it (rcu.no_grace).
+ * - A primitive's plain read of the node or head it is given is a
+ *   scheduling point (schedule.h): the read stays plain, but a node freed
+ *   by then fails there, by name. So each primitive has as many points as
+ *   the shim's, and an interleaving (a concurrent input) means the same.
+ *
+ * Macros after the tree's definitions: its own inline bodies (one
+ * primitive calling another) are not wrapped twice. A tree that lacks a
+ * primitive gets no error unless its code calls it.
+ */
+#ifdef MLF_SHIM_BENCH
+#define mlf_rcu_unlinked(n) ((void)(n))
+#define mlf_rcu_linked(n) ((void)(n))
+#else
+static inline void mlf_rcu_unlinked(const struct hlist_nulls_node *n)
 {
-	return lruvec->pgdat;
+	if (unlikely(mlf_sched_running()))
+		mlf_rcu_model_unlinked(n);
 }
 
-struct mem_cgroup;
+static inline void mlf_rcu_linked(const struct hlist_nulls_node *n)
+{
+	if (unlikely(mlf_sched_running()))
+		mlf_rcu_model_linked(n);
+}
+#endif
 
-/* the tree's (lru_gen_init_pgdat: its memcg part) and the glue's */
-void lru_gen_init_pgdat(struct pglist_data *pgdat);
-void lru_gen_init_lruvec(struct lruvec *lruvec);
-void lru_gen_exit_memcg(struct mem_cgroup *memcg);
-void lru_gen_online_memcg(struct mem_cgroup *memcg);
-void lru_gen_offline_memcg(struct mem_cgroup *memcg);
-void lru_gen_release_memcg(struct mem_cgroup *memcg);
-void lru_gen_soft_reclaim(struct mem_cgroup *memcg, int nid);
+#define hlist_nulls_unhashed(h)                                               \
+	({                                                                    \
+		const struct hlist_nulls_node *__mlf_h = (h);                 \
+		mlf_point(MLF_PT_READ, &__mlf_h->pprev);                      \
+		(hlist_nulls_unhashed)(__mlf_h);                              \
+	})
+
+#define hlist_nulls_add_head_rcu(n, h)                                        \
+	({                                                                    \
+		struct hlist_nulls_node *__mlf_n = (n);                       \
+		struct hlist_nulls_head *__mlf_h = (h);                       \
+		mlf_point(MLF_PT_READ, &__mlf_h->first);                      \
+		mlf_rcu_linked(__mlf_n);                                      \
+		(hlist_nulls_add_head_rcu)(__mlf_n, __mlf_h);                 \
+	})
+
+#define hlist_nulls_add_tail_rcu(n, h)                                        \
+	({                                                                    \
+		struct hlist_nulls_node *__mlf_n = (n);                       \
+		struct hlist_nulls_head *__mlf_h = (h);                       \
+		mlf_point(MLF_PT_READ, &__mlf_h->first);                      \
+		mlf_rcu_linked(__mlf_n);                                      \
+		(hlist_nulls_add_tail_rcu)(__mlf_n, __mlf_h);                 \
+	})
+
+#define hlist_nulls_add_behind_rcu(n, last)                                   \
+	({                                                                    \
+		struct hlist_nulls_node *__mlf_n = (n);                       \
+		struct hlist_nulls_node *__mlf_last = (last);                 \
+		mlf_point(MLF_PT_READ, &__mlf_last->next);                    \
+		mlf_rcu_linked(__mlf_n);                                      \
+		(hlist_nulls_add_behind_rcu)(__mlf_n, __mlf_last);            \
+	})
+
+#define hlist_nulls_del_rcu(n)                                                \
+	({                                                                    \
+		struct hlist_nulls_node *__mlf_n = (n);                       \
+		mlf_point(MLF_PT_READ, &__mlf_n->next);                       \
+		(hlist_nulls_del_rcu)(__mlf_n);                               \
+		mlf_rcu_unlinked(__mlf_n);                                    \
+	})
+
+/* the test, then (if it was on a list) the unlink, as the shim has them */
+#define hlist_nulls_del_init_rcu(n)                                           \
+	({                                                                    \
+		struct hlist_nulls_node *__mlf_n = (n);                       \
+		bool __mlf_on = (mlf_point(MLF_PT_READ, &__mlf_n->pprev),     \
+				 __mlf_n->pprev != NULL);                     \
+		if (__mlf_on)                                                 \
+			mlf_point(MLF_PT_READ, &__mlf_n->next);               \
+		(hlist_nulls_del_init_rcu)(__mlf_n);                          \
+		if (__mlf_on)                                                 \
+			mlf_rcu_unlinked(__mlf_n);                            \
+	})
 
 #endif

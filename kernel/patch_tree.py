@@ -1,44 +1,50 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Apply a patch series to a copy of a kernel tree's files that the cut needs.
+"""The one patch applier: the seed series, the zoo and a user's --patches.
 
-The copy (extract.copy_tree: mm/vmscan.c, include/linux/mmzone.h,
-list_nulls.h, rculist_nulls.h) is patched in place, the way `git am` /
-`patch -p1` would: every file diff of every patch, hunk by hunk, each
-hunk's old lines (context and removals) found in the file at their line
-or at the nearest offset (no fuzz: every context line must match, blank
-context lines that a mailer stripped of their space included).
+GNU patch applies every hunk (patch -p1 conventions, no fuzz: every
+context line must match, at the hunk's line or at an offset). This file
+only finds the patches in a file and says why one does not apply:
 
-A patch file is an mbox (`git format-patch`, "From <sha> ..." lines), a
-mail thread as the seeds are kept (messages starting with "[PATCH ...]";
-"Re: ..." replies, whose diffs are quoted, are skipped), or a plain diff.
-A hunk that does not apply is one error naming the patch and the hunk,
-unless an adaptation recorded for it (--adaptations, a JSON list, or an
-object whose "adaptations" is one: patch subject, file, hunk number, the
-lines the hunk should read instead and why) rewrites it first; every adaptation used is printed, and one that is
-never used is an error too. File diffs for files outside the cut's are
-skipped with a note.
+- A patch file is an mbox (`git format-patch`, "From <sha> ..." lines),
+  a mail thread as the seeds keep it (messages starting "[PATCH ...]";
+  "Re: ..." replies, whose diffs are quoted, are skipped), or a plain
+  diff. Each of its patches is applied in turn.
+- Only the diffs of files under the root that are there are applied: a
+  kernel tree's copy holds the files the cut reads (kernel/extract.py), so
+  a series' other files are skipped with a note; a zoo patch's src/ diffs
+  go to a copy of src/ (--only src/), its tree diffs to the tree's copy.
+- A hunk that does not apply stops everything with one line naming the
+  patch, the hunk and the first line of the file that differs from it
+  (where most of its leading lines match), e.g.
+    bad.diff: hunk #1 of mm/vmscan.c (@@ -20,4 +20,4 @@) does not apply:
+    line 22 reads 'line 22', the hunk expects 'line 22x'
+  unless the patch has an adaptation that applies: a file of the same
+  name in a directory of adaptations (kernel/series/seed/6.12/, ...),
+  which is applied instead and printed ("adapted: ...", with the first
+  paragraph of its text).
+- Nothing half-made stays behind: the copy is made in DIR.tmp and
+  renamed to DIR only when every patch applied.
 
-A series file (--series JSON --level L --seeds DIR) names the patches
-instead: kernel/series/seed.json is the seed series, one level per port
-variant (p1-3 ... p1-5-lockrand), with its adaptations.
-
-usage: patch_tree.py --tree TREE --out DIR [--adaptations JSON] PATCH...
-       patch_tree.py --tree TREE --out DIR --series JSON --level L --seeds DIR
+usage: patch_tree.py --tree TREE --out DIR [--series FILE --level L] [PATCH...]
+       patch_tree.py --copy SRC --out DIR --only src/ PATCH...
 Errors: one line on stderr, "mlf kernel: ...", exit status 2.
 """
 import argparse
-import json
 import os
 import re
 import shutil
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import extract  # noqa: E402
 
 HUNK_RE = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 SUBJECT_RE = re.compile(r"^(?:Subject: )?(\[PATCH[^\]]*\].*)$")
+GNU_PATCH = ["patch", "--batch", "--forward", "--fuzz=0", "--no-backup-if-mismatch",
+             "--reject-file=-"]
 
 
 class PatchError(Exception):
@@ -53,13 +59,10 @@ class Hunk:
     def old(self):
         return [t for k, t in self.lines if k in " -"]
 
-    def new(self):
-        return [t for k, t in self.lines if k in " +"]
-
 
 class FileDiff:
     def __init__(self, path):
-        self.path, self.hunks = path, []
+        self.path, self.hunks, self.text = path, [], []
 
 
 class Patch:
@@ -75,15 +78,15 @@ def _strip_path(p):
 
 
 def parse_diffs(lines, name, source):
-    """The file diffs in @lines (one patch's text)."""
+    """The file diffs in @lines (one patch's text), each with its own text."""
     patch = Patch(name, source)
     i, n = 0, len(lines)
     cur = None
     while i < n:
         line = lines[i]
         if line.startswith("--- ") and i + 1 < n and lines[i + 1].startswith("+++ "):
-            path = _strip_path(lines[i + 1][4:]) or _strip_path(line[4:])
-            cur = FileDiff(path)
+            cur = FileDiff(_strip_path(lines[i + 1][4:]) or _strip_path(line[4:]))
+            cur.text = [line, lines[i + 1]]
             patch.files.append(cur)
             i += 2
             continue
@@ -91,7 +94,7 @@ def parse_diffs(lines, name, source):
         if m and cur is not None:
             old_len = int(m.group(2)) if m.group(2) is not None else 1
             new_len = int(m.group(4)) if m.group(4) is not None else 1
-            body, i = [], i + 1
+            body, start, i = [], i, i + 1
             o = nw = 0
             while i < n and (o < old_len or nw < new_len):
                 l = lines[i]
@@ -103,13 +106,12 @@ def parse_diffs(lines, name, source):
                     raise PatchError("%s: hunk #%d of %s (%s) ends early at %r"
                                      % (name, len(cur.hunks) + 1, cur.path,
                                         line.strip(), l[:40]))
-                if kind in " -":
-                    o += 1
-                if kind in " +":
-                    nw += 1
+                o += kind in " -"
+                nw += kind in " +"
                 body.append((kind, text))
                 i += 1
             cur.hunks.append(Hunk(len(cur.hunks) + 1, line.strip(), int(m.group(1)), body))
+            cur.text += lines[start:i]
             continue
         i += 1
     return patch
@@ -154,22 +156,6 @@ def _norm(line):
     return line.rstrip()
 
 
-def find(text_lines, old, near):
-    """Index where @old occurs in @text_lines, nearest to @near; -1."""
-    want = [_norm(l) for l in old]
-    if not want:
-        return near if 0 <= near <= len(text_lines) else -1
-    hits = []
-    first = want[0]
-    for i in range(len(text_lines) - len(want) + 1):
-        if _norm(text_lines[i]) == first and \
-                all(_norm(text_lines[i + j]) == want[j] for j in range(1, len(want))):
-            hits.append(i)
-    if not hits:
-        return -1
-    return min(hits, key=lambda i: abs(i - near))
-
-
 def first_difference(text_lines, old, near):
     """Where a hunk that does not apply parts from the file, as patch and git
     am say it: (1-based line of the file, what it reads, what the hunk
@@ -191,160 +177,239 @@ def first_difference(text_lines, old, near):
     return line + 1, got, want[k] if want else ""
 
 
-def load_adaptations(path):
-    if not path:
-        return []
-    with open(path, encoding="utf-8") as f:
-        table = json.load(f)
-    if isinstance(table, dict):
-        table = table["adaptations"]
-    for a in table:
-        a["used"] = False
-    return table
+def _local(fd, only):
+    """The file @fd patches, relative to the root (None: not under @only)."""
+    if not fd.path:
+        return None
+    if only:
+        if not fd.path.startswith(only):
+            return None
+        return fd.path[len(only):]
+    return fd.path
 
 
-def adaptation_for(adaptations, patch, fd, hunk):
-    for a in adaptations:
-        if a["patch"] in patch.name and a["file"] == fd.path and a["hunk"] == hunk.number:
-            return a
+def selected(root, patch, only, log):
+    """[(file diff, its path under @root)] that @patch has for @root."""
+    out = []
+    for fd in patch.files:
+        rel = _local(fd, only)
+        if rel is None:
+            continue
+        if not os.path.isfile(os.path.join(root, rel)):
+            log("note: %s: %s is not a file the cut reads: skipped" % (patch.name, fd.path))
+            continue
+        out.append((fd, rel))
+    return out
+
+
+def gnu_patch(root, fd, rel, dry_run):
+    """GNU patch of one file diff onto root/rel: (exit status, its output)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".diff", delete=False,
+                                     encoding="utf-8", errors="surrogateescape") as f:
+        f.write("\n".join(fd.text) + "\n")
+        diff = f.name
+    try:
+        cmd = GNU_PATCH + (["--dry-run"] if dry_run else []) + [
+            os.path.join(root, rel), "-i", diff]
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, env=dict(os.environ, LC_ALL="C"))
+        except OSError as e:
+            raise PatchError("cannot run GNU patch: %s (tools/mlf setup installs it)"
+                             % (e.strerror or e))
+        return proc.returncode, proc.stdout
+    finally:
+        os.unlink(diff)
+
+
+def why_not(root, patch, fd, rel, output):
+    """The one line for a file diff that GNU patch refused."""
+    m = re.search(r"Hunk #(\d+) FAILED", output)
+    hunk = fd.hunks[int(m.group(1)) - 1] if m and int(m.group(1)) <= len(fd.hunks) else None
+    if not hunk:
+        what = (output.strip().splitlines() or ["GNU patch failed"])[-1]
+        return "%s: %s does not apply: %s" % (patch.name, fd.path, what)
+    with open(os.path.join(root, rel), encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read().split("\n")
+    line, got, want = first_difference(text, hunk.old(), hunk.old_start - 1)
+    return ("%s: hunk #%d of %s (%s) does not apply: line %d reads %r, the hunk expects %r"
+            % (patch.name, hunk.number, fd.path, hunk.header, line, got, want))
+
+
+def refusal(root, patch, only, log):
+    """Why @patch does not apply to @root (dry run), or None if it does."""
+    for fd, rel in selected(root, patch, only, lambda s: None):
+        rc, out = gnu_patch(root, fd, rel, True)
+        if rc != 0:
+            return why_not(root, patch, fd, rel, out)
     return None
 
 
-def apply_series(tree_dir, patches, adaptations, log):
-    """Apply @patches to the files under @tree_dir, in order."""
+def apply_one(root, patch, only, log):
+    for fd, rel in selected(root, patch, only, log):
+        rc, out = gnu_patch(root, fd, rel, False)
+        if rc != 0:
+            raise PatchError(why_not(root, patch, fd, rel, out))
+
+
+def adaptations_of(patch, adaptations):
+    """The adaptations of @patch (a file of its name in each directory of
+    @adaptations, in order)."""
+    out = []
+    for d in adaptations or []:
+        path = os.path.join(d, os.path.basename(patch.source))
+        if os.path.isfile(path):
+            found = split_patches(path)
+            if len(found) == 1:
+                out.append(found[0])
+    return out
+
+
+def apply_patches(root, patches, only=None, adaptations=None, log=print):
+    """Apply @patches to the files under @root, in order. A patch that does
+    not apply is tried as each of its adaptations (@adaptations: the
+    directories of them), the first that applies taken; else, the error."""
     for patch in patches:
-        for fd in patch.files:
-            path = os.path.join(tree_dir, fd.path) if fd.path else None
-            if not path or not os.path.isfile(path):
-                log("note: %s: %s is not a file the cut reads: skipped" % (patch.name, fd.path))
+        why = refusal(root, patch, only, log)
+        if why:
+            alt = next((a for a in adaptations_of(patch, adaptations)
+                        if not refusal(root, a, only, log)), None)
+            if not alt:
+                raise PatchError(why)
+            with open(alt.source, encoding="utf-8") as f:
+                said = " ".join(f.read().split("\n\n", 1)[0].split())
+            log("adapted: %s: %s" % (patch.name, said))
+            patch = alt
+        apply_one(root, patch, only, log)
+
+
+def read_series(path, level=None):
+    """The patch files of a series file (kernel/series/seed/series) up to
+    the "level L" line naming @level (all of them: None), and where its
+    adaptations are (the directories beside it that "adaptations D..."
+    names, tried in order)."""
+    here = os.path.dirname(os.path.abspath(path))
+    files, levels, adapt = [], [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
                 continue
-            with open(path, encoding="utf-8", errors="surrogateescape") as f:
-                text = f.read().split("\n")
-            offset = 0
-            for hunk in fd.hunks:
-                old, new = hunk.old(), hunk.new()
-                at = find(text, old, hunk.old_start - 1 + offset)
-                if at < 0:
-                    a = adaptation_for(adaptations, patch, fd, hunk)
-                    if not a:
-                        line, got, want = first_difference(text, old,
-                                                           hunk.old_start - 1 + offset)
-                        raise PatchError("%s: hunk #%d of %s (%s) does not apply: line %d "
-                                         "reads %r, the hunk expects %r"
-                                         % (patch.name, hunk.number, fd.path, hunk.header,
-                                            line, got, want))
-                    old, new = a["old"], a["new"]
-                    at = find(text, old, hunk.old_start - 1 + offset)
-                    if at < 0:
-                        raise PatchError("%s: hunk #%d of %s: its recorded adaptation does "
-                                         "not apply either" % (patch.name, hunk.number, fd.path))
-                    a["used"] = True
-                    log("adapted: %s: hunk #%d of %s (%s): %s"
-                        % (patch.name, hunk.number, fd.path, hunk.header, a["why"]))
-                text[at:at + len(old)] = new
-                offset = at - (hunk.old_start - 1) + len(new) - len(old)
-            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.write("\n".join(text))
-    unused = [a for a in adaptations if not a["used"]]
-    if unused:
-        a = unused[0]
-        raise PatchError("the adaptation of hunk #%d of %s in %s was not needed: "
-                         "the hunk applies as it is, or the patch is not in the series"
-                         % (a["hunk"], a["file"], a["patch"]))
+            words = line.split()
+            if words[0] == "level" and len(words) == 2:
+                levels.append(words[1])
+                if words[1] == level:
+                    return files, adapt
+            elif words[0] == "adaptations":
+                adapt = [os.path.join(here, d) for d in words[1:]]
+            else:
+                files.append(os.path.join(here, line))
+    if level is not None:
+        raise PatchError("%s: no level %s (it has %s)" % (path, level, ", ".join(levels)))
+    return files, adapt
 
 
-def series_patches(series, level, seeds):
-    """The patches of @level of the series file @series, and its adaptations."""
-    with open(series, encoding="utf-8") as f:
-        s = json.load(f)
-    if level not in s["levels"]:
-        raise PatchError("%s: no level %s (it has %s)" % (series, level, ", ".join(s["levels"])))
-    here = os.path.dirname(os.path.abspath(series))
+def series_levels(path):
+    """The level names of a series file, in order."""
+    with open(path, encoding="utf-8") as f:
+        return [l.split()[1] for l in f if l.startswith("level ")]
+
+
+def load(paths):
+    """The patches of @paths, in order."""
     patches = []
-    for where, name, subject in s["patches"][:s["levels"][level]]:
-        path = os.path.join(seeds if where == "seeds" else here, name)
-        if not os.path.isfile(path):
-            raise PatchError("%s: no such patch file (the %s directory)" % (path, where))
-        found = [p for p in split_patches(path) if subject in p.name]
-        if len(found) != 1:
-            raise PatchError("%s: %d patches named %s" % (path, len(found), subject))
-        patches += found
-    adapt = s.get("adaptations")
-    return patches, os.path.join(here, adapt) if adapt else None
-
-
-def make(tree, out, patch_files, adaptations_path=None, log=print, patches=None):
-    """Copy @tree's cut files to @out and apply @patch_files (or
-    @patches, already split) there."""
-    patches = list(patches or [])
-    for p in patch_files:
+    for p in paths:
         if not os.path.isfile(p):
             raise PatchError("%s: no such patch file" % p)
         patches += split_patches(p)
-    adaptations = load_adaptations(adaptations_path)
-    # adaptations of patches not in this level are not expected to be used
-    adaptations = [a for a in adaptations if any(a["patch"] in p.name for p in patches)]
+    return patches
+
+
+def make(out, fill, steps, log=print):
+    """Make @out: @fill(DIR) writes the files, then each (patches, only,
+    adaptations) of @steps applies; built in @out.tmp, which replaces @out
+    only when everything applied (a file whose text did not change keeps
+    its mtime: the build keys on them). Nothing half-made stays behind."""
     tmp = out + ".tmp"
-    if os.path.isdir(tmp):
-        shutil.rmtree(tmp)
+    shutil.rmtree(tmp, ignore_errors=True)
     try:
-        try:
-            extract.copy_tree(tree, tmp, os.path.join(os.path.dirname(out) or ".", "tree-src"))
-        except extract.CutError as e:
-            raise PatchError(str(e))
-        apply_series(tmp, patches, adaptations, log)
+        fill(tmp)
+        for patches, only, adaptations in steps:
+            apply_patches(tmp, patches, only, adaptations, log)
     except BaseException:
-        # nothing half-made stays behind: not the copy, not an empty parent
         shutil.rmtree(tmp, ignore_errors=True)
         parent = os.path.dirname(os.path.abspath(out))
         if os.path.isdir(parent) and not os.listdir(parent):
             os.rmdir(parent)
         raise
-    # replace @out only when something changed: the build keys on mtimes
-    for rel in extract.TREE_FILES:
-        src, dst = os.path.join(tmp, rel), os.path.join(out, rel)
-        with open(src, encoding="utf-8", errors="surrogateescape") as f:
-            new = f.read()
-        try:
-            with open(dst, encoding="utf-8", errors="surrogateescape") as f:
-                if f.read() == new:
-                    continue
-        except OSError:
-            pass
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        with open(dst, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(new)
+    sync(tmp, out)
     shutil.rmtree(tmp)
-    return patches
+
+
+def sync(src, dst):
+    """Make @dst hold @src's files, rewriting only those that changed."""
+    want = set()
+    for top, dirs, files in os.walk(src):
+        for name in files:
+            rel = os.path.relpath(os.path.join(top, name), src)
+            want.add(rel)
+            with open(os.path.join(src, rel), "rb") as f:
+                new = f.read()
+            path = os.path.join(dst, rel)
+            try:
+                with open(path, "rb") as f:
+                    if f.read() == new:
+                        continue
+            except OSError:
+                pass
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path + ".part", "wb") as f:
+                f.write(new)
+            os.replace(path + ".part", path)
+    for top, dirs, files in os.walk(dst):
+        for name in files:
+            rel = os.path.relpath(os.path.join(top, name), dst)
+            if rel not in want:
+                os.unlink(os.path.join(dst, rel))
 
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tree", required=True, help="kernel tree directory or tarball")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--tree", help="kernel tree (directory or tarball): copy the files the cut reads")
+    src.add_argument("--copy", metavar="DIR", help="copy this directory (a src/) whole")
     ap.add_argument("--out", required=True, help="the patched copy (a directory)")
-    ap.add_argument("--adaptations", help="JSON list of recorded hunk adaptations, or an object "
-                                          "whose \"adaptations\" is one")
+    ap.add_argument("--only", help="apply only the diffs of files under this prefix "
+                                   "(src/), relative to it")
+    ap.add_argument("--series", help="a series file (kernel/series/seed/series)")
+    ap.add_argument("--level", help="the series' level to apply first (p1-3, ...)")
     ap.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    ap.add_argument("--series", help="a series file (kernel/series/seed.json)")
-    ap.add_argument("--level", help="the series' level to apply (p1-3, ...)")
-    ap.add_argument("--seeds", help="where the series' seed files are")
     ap.add_argument("patches", nargs="*")
     args = ap.parse_args(argv)
     log = (lambda s: None) if args.quiet else (lambda s: print("mlf kernel: " + s))
-    if not args.patches and not args.series:
-        ap.error("no patches")
     try:
-        pre = []
-        adapt = args.adaptations
+        steps = []
         if args.series:
-            if not args.level or not args.seeds:
-                raise PatchError("--series needs --level and --seeds")
-            pre, adapt = series_patches(args.series, args.level, args.seeds)
-        patches = make(args.tree, args.out, args.patches, adapt, log, pre)
+            files, adapt = read_series(args.series, args.level)
+            steps.append((load(files), None, adapt))
+        patches = load(args.patches)
+        steps.append((patches, args.only, None))
+        if args.tree:
+            cache = os.path.join(os.path.dirname(os.path.abspath(args.out)), "tree-src")
+
+            def fill(d):
+                try:
+                    extract.copy_tree(args.tree, d, cache)
+                except extract.CutError as e:
+                    raise PatchError(str(e))
+        else:
+            def fill(d):
+                shutil.copytree(args.copy, d)
+        make(args.out, fill, steps, log)
     except (PatchError, OSError, ValueError) as e:
         print("mlf kernel: %s" % e, file=sys.stderr)
         return 2
-    log("applied %d patches to %s" % (len(patches), args.out))
+    log("applied %d patches to %s" % (sum(len(s[0]) for s in steps), args.out))
     return 0
 
 

@@ -14,6 +14,7 @@
 #include "check/fast_checks.h"
 #include "harness/world.h"
 #include "testlib.h"
+#include "tree_needs.h"
 
 #define POOL 8
 
@@ -466,6 +467,9 @@ static bool seg_check(int m, int nid, int rotate_op, int gen_before,
 
 TEST(seg_semantics_catches_wrong_places)
 {
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+	NEEDS_ROTATION(MEMCG_LRU_OLD);
+
 	build();
 	rotate(0, 0, MEMCG_LRU_HEAD, 0);	/* m0: first, seg head */
 	EXPECT(seg_check(0, 0, MEMCG_LRU_HEAD, 0, 0));
@@ -489,6 +493,8 @@ TEST(seg_semantics_catches_wrong_places)
 /* What bug-young-skip-any-seg does: skip YOUNG from the head segment. */
 TEST(seg_semantics_catches_a_young_skip_from_head)
 {
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+
 	build();
 	rotate(3, 0, MEMCG_LRU_HEAD, 2);	/* young, seg head */
 	EXPECT_EQ(lg(3, 0)->gen, 1);
@@ -684,6 +690,8 @@ TEST(touched_checks_catch_an_insert_behind_an_interior_node)
 {
 	struct lru_gen_folio *m3;
 
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+
 	build_touched();
 	rotate(3, 1, MEMCG_LRU_HEAD, 0);	/* fifo[0][0] = m3 m0 m1 m2 */
 	world_check_touched(&w);
@@ -727,6 +735,8 @@ TEST(touched_checks_catch_a_memcg_linked_into_an_untouched_bin)
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
 TEST(touched_checks_catch_stale_and_missing_tails)
 {
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+
 	build_touched();
 	rotate(3, 1, MEMCG_LRU_TAIL, 4);	/* fifo[0][1] emptied */
 	save();
@@ -754,6 +764,8 @@ TEST(touched_checks_catch_stale_and_missing_tails)
 
 TEST(touched_checks_catch_a_forgotten_count_and_seq)
 {
+	NEEDS_ROTATION(MEMCG_LRU_OLD);
+
 	build_touched();
 	rotate(2, 1, MEMCG_LRU_OLD, 3);
 	save();

@@ -14,6 +14,7 @@
 #include "check/lin.h"
 #include "harness/world.h"
 #include "testlib.h"
+#include "tree_needs.h"
 
 #define POOL 5 /* m4 stays empty */
 #define T0 0 /* the task whose sections are judged */
@@ -102,6 +103,8 @@ static bool section_ends(void)
 
 TEST(a_legal_op_on_another_memcg_than_invoked_fails_lin_step)
 {
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+
 	/* not told: HEAD of m1 explains the section, and passes */
 	build();
 	rotate(1, MEMCG_LRU_HEAD, 0);
@@ -119,6 +122,8 @@ TEST(a_legal_op_on_another_memcg_than_invoked_fails_lin_step)
 
 TEST(a_legal_op_other_than_invoked_fails_lin_step)
 {
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+
 	/* not told: TAIL of m0 passes */
 	build();
 	rotate(0, MEMCG_LRU_TAIL, 0);
@@ -148,6 +153,8 @@ TEST(the_invoked_op_passes_once)
 
 TEST(a_move_into_another_bin_than_drawn_fails_lin_step)
 {
+	NEEDS_ROTATION(MEMCG_LRU_OLD);
+
 	build();
 	expect(LIN_EXPECT_ROTATE, MEMCG_LRU_OLD, 1, 3);
 	rotate(1, MEMCG_LRU_OLD, 3);
@@ -163,6 +170,8 @@ TEST(a_move_into_another_bin_than_drawn_fails_lin_step)
 
 TEST(a_section_of_an_op_that_takes_no_lock_fails_lin_step)
 {
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+
 	build();
 	expect(LIN_EXPECT_NONE, 0, -1, -1);
 	rotate(2, MEMCG_LRU_HEAD, 0);

@@ -11,6 +11,7 @@
 #include "harness/states.h"
 #include "harness/world.h"
 #include "testlib.h"
+#include "tree_needs.h"
 
 static struct mlf_world w;
 
@@ -159,6 +160,7 @@ TEST(online_appends_to_tail_of_old_gen_on_every_node)
 
 TEST(offline_moves_to_head_of_old_gen)
 {
+	NEEDS_OFFLINE_OLD();
 	setup(2, 8);
 	online(0, 0);
 	online(1, 0);
@@ -189,6 +191,9 @@ TEST(offline_moves_to_head_of_old_gen)
 
 TEST(rotations_put_memcg_where_the_op_says)
 {
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+	NEEDS_ROTATION(MEMCG_LRU_OLD);
+
 	setup(1, 8);
 	online(0, 0);
 	online(1, 0);
@@ -239,6 +244,8 @@ TEST(rotations_put_memcg_where_the_op_says)
 
 TEST(young_on_a_young_default_memcg)
 {
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+
 	setup(1, 8);
 	online(0, 0);
 	online(1, 0);
@@ -290,6 +297,9 @@ TEST(release_unlinks_everywhere_and_advances_seq)
 TEST(soft_reclaim_rotates_to_head_unless_there)
 {
 	struct mlf_op op;
+
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+	NEEDS_SOFT_RECLAIM();
 
 	setup(1, 8);
 	online(0, 0);
@@ -349,6 +359,7 @@ TEST(a_walk_between_css_offline_and_offline_sees_it_online)
 {
 	struct mlf_op op;
 
+	NEEDS_OFFLINE_OLD();
 	setup(1, 4);
 	online(0, 0);
 	online(1, 1);	/* keeps the old generation from emptying */
@@ -530,6 +541,9 @@ TEST(ops_that_do_not_apply_are_skipped)
 {
 	struct mlf_op op;
 	unsigned long skipped;
+
+	NEEDS_ROTATION(MEMCG_LRU_HEAD);
+	NEEDS_SOFT_RECLAIM();
 
 	setup(2, 4);
 	EXPECT(!apply(mkop(MLF_OP_OFFLINE, 0, 0, 0)));

@@ -81,6 +81,11 @@ static int offline_window(void)
 	unsigned long hits = 0, runs = 0;
 	int delay;
 
+#ifndef MLF_TREE_HAS_OFFLINE_OLD
+	printf("offline window: skipped: the tree's offline callback does not rotate to "
+	       "MEMCG_LRU_OLD\n");
+	return 0;
+#endif
 	for (delay = 1; delay <= 400; delay++) {
 		struct sched_stats st = { 0 };
 

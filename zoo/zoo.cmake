@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# The bug zoo's build side. Each bug variant is one patch, zoo/<bug>.patch,
-# against the correct sources (zoo/README.md has the format). A bug build
-# copies src/ into the build tree and applies the patch there at build
-# time (zoo/apply.cmake); a patch that no longer applies fails the build
-# with its name. Nothing under src/ knows about bugs.
+# The bug zoo's build side. Each bug variant is one patch, zoo/<bug>.patch
+# (zoo/README.md has the format): its diffs of the kernel tree's files
+# (a/mm/vmscan.c, ...) go onto the tree's copy at its variant at configure
+# time (kernel/tree.py), its diffs of src/ (the harness's models: the RCU
+# model, the eviction model, ...) onto a copy of src/ at build time
+# (kernel/patch_tree.py, the same applier); a patch that no longer applies
+# fails with its hunk. Nothing under src/ knows about bugs.
 #
 #   mlf_zoo_bugs(OUT)                   every bug, by name (bug-...)
 #   mlf_zoo_field(BUG FIELD OUT)        the first "FIELD: value" of its header
 #   mlf_zoo_expect(BUG TARGET OUT)      the check expected on that target
 #   mlf_zoo_tree(BUG OUT)               the patched copy's src/ (build time)
+#   mlf_zoo_patches_shim(BUG OUT)       whether it patches the shim (src/kernel/)
 
 set(MLF_ZOO_DIR ${CMAKE_SOURCE_DIR}/zoo)
 
@@ -84,11 +87,20 @@ function(mlf_zoo_tree bug out)
   endforeach()
   add_custom_command(
     OUTPUT ${outputs}
-    COMMAND ${CMAKE_COMMAND} -DBUG=${bug} -DPATCH=${MLF_ZOO_DIR}/${bug}.patch
-            -DSRC=${CMAKE_SOURCE_DIR}/src -DDEST=${dest}
-            -P ${MLF_ZOO_DIR}/apply.cmake
-    DEPENDS ${MLF_ZOO_DIR}/${bug}.patch ${MLF_ZOO_DIR}/apply.cmake ${inputs}
-    COMMENT "Applying zoo/${bug}.patch to a copy of src/"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/kernel/patch_tree.py --quiet
+            --copy ${CMAKE_SOURCE_DIR}/src --out ${dest}/src --only src/
+            ${MLF_ZOO_DIR}/${bug}.patch
+    DEPENDS ${MLF_ZOO_DIR}/${bug}.patch ${CMAKE_SOURCE_DIR}/kernel/patch_tree.py ${inputs}
+    COMMENT "Applying zoo/${bug}.patch's src/ diffs to a copy of src/"
     VERBATIM)
   add_custom_target(mlf_zoo_tree_${bug} DEPENDS ${outputs})
+endfunction()
+
+function(mlf_zoo_patches_shim bug out)
+  file(STRINGS ${MLF_ZOO_DIR}/${bug}.patch hits REGEX "^[+][+][+] b/src/kernel/")
+  if(hits)
+    set(${out} ON PARENT_SCOPE)
+  else()
+    set(${out} OFF PARENT_SCOPE)
+  endif()
 endfunction()

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The floor: the kernel APIs the port uses, in their plainest form, with
- * nothing of src/kernel/. bench/CMakeLists.txt force-includes this header
- * (-include) before the port's own src/mm/vmscan.c and memcontrol.c and the
- * benchmark driver, so that the same code and the same loop run with no
- * shim at all: what a visit costs when only the algorithm is left.
+ * The floor: the kernel APIs the code under test uses, in their plainest
+ * form, with nothing of src/kernel/. bench/CMakeLists.txt force-includes
+ * this header (-include) before the tree's cut, its glue, memcontrol.c and
+ * the benchmark driver, so that the same code and the same loop run with
+ * no shim at all: what a visit costs when only the algorithm is left.
  *
- * The definitions follow the kernel's for x86-64 (include/linux/list_nulls.h,
- * rculist_nulls.h, the seed's hlist_nulls_add_behind_rcu() in its reviewed
- * form, CONFIG_DEBUG_VM=n, CONFIG_LOCKDEP=n, CONFIG_PREEMPT_NONE's RCU read
- * side, no tracepoints). The lock is a spinning exchange, the cost of an
- * uncontended qspinlock; draws come from a per-thread xorshift64.
+ * The definitions follow the kernel's for x86-64 (CONFIG_DEBUG_VM=n,
+ * CONFIG_LOCKDEP=n, CONFIG_PREEMPT_NONE's RCU read side, no tracepoints);
+ * the lists are the tree's own headers. The lock is a spinning exchange,
+ * the cost of an uncontended qspinlock; draws come from a per-thread
+ * xorshift64.
  */
 #ifndef _MLF_BENCH_FLOOR_KERNEL_H
 #define _MLF_BENCH_FLOOR_KERNEL_H
@@ -18,10 +18,12 @@
 /* The shim's umbrella header must not come in: mmzone.h includes it. */
 #define _MLF_KERNEL_KERNEL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -34,6 +36,7 @@ typedef unsigned int gfp_t;
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -213,114 +216,22 @@ static inline u32 get_random_u32_below(u32 ceil)
 	return (u32)(((x >> 32) * ceil) >> 32);
 }
 
-/* include/linux/list_nulls.h */
-struct hlist_nulls_head {
-	struct hlist_nulls_node *first;
-};
+/* the walk's events (src/kernel/trace.h), for the tree's glue: none */
+#define mlf_walk_pass(head) (head)
+#define mlf_walk_nulls(value) (value)
 
-struct hlist_nulls_node {
-	struct hlist_nulls_node *next, **pprev;
-};
+/*
+ * The tree's own <linux/list_nulls.h> and <linux/rculist_nulls.h> (cut
+ * into the build directory), on floor/include/'s empty <linux/poison.h>,
+ * <linux/const.h> and <linux/rcupdate.h>: what they use is above.
+ */
+#ifndef __KERNEL__
+#define __KERNEL__
+#endif
+#include <linux/rculist_nulls.h>
 
-#define NULLS_MARKER(value) (1UL | (((long)(value)) << 1))
-#define INIT_HLIST_NULLS_HEAD(ptr, nulls) \
-	((ptr)->first = (struct hlist_nulls_node *)NULLS_MARKER(nulls))
-#define hlist_nulls_entry(ptr, type, member) container_of(ptr, type, member)
-
-static inline int is_a_nulls(const struct hlist_nulls_node *ptr)
-{
-	return ((unsigned long)ptr & 1);
-}
-
-static inline unsigned long get_nulls_value(const struct hlist_nulls_node *ptr)
-{
-	return ((unsigned long)ptr) >> 1;
-}
-
-static inline int hlist_nulls_unhashed(const struct hlist_nulls_node *h)
-{
-	return !h->pprev;
-}
-
-static inline void __hlist_nulls_del(struct hlist_nulls_node *n)
-{
-	struct hlist_nulls_node *next = n->next;
-	struct hlist_nulls_node **pprev = n->pprev;
-
-	WRITE_ONCE(*pprev, next);
-	if (!is_a_nulls(next))
-		WRITE_ONCE(next->pprev, pprev);
-}
-
-/* include/linux/rculist_nulls.h */
-#define hlist_nulls_first_rcu(head) \
-	(*((struct hlist_nulls_node __rcu __force **)&(head)->first))
-#define hlist_nulls_next_rcu(node) \
-	(*((struct hlist_nulls_node __rcu __force **)&(node)->next))
-
-static inline void hlist_nulls_del_init_rcu(struct hlist_nulls_node *n)
-{
-	if (!hlist_nulls_unhashed(n)) {
-		__hlist_nulls_del(n);
-		WRITE_ONCE(n->pprev, NULL);
-	}
-}
-
-static inline void hlist_nulls_del_rcu(struct hlist_nulls_node *n)
-{
-	__hlist_nulls_del(n);
-	WRITE_ONCE(n->pprev, LIST_POISON2);
-}
-
-static inline void hlist_nulls_add_head_rcu(struct hlist_nulls_node *n,
-					    struct hlist_nulls_head *h)
-{
-	struct hlist_nulls_node *first = h->first;
-
-	WRITE_ONCE(n->next, first);
-	WRITE_ONCE(n->pprev, &h->first);
-	rcu_assign_pointer(hlist_nulls_first_rcu(h), n);
-	if (!is_a_nulls(first))
-		WRITE_ONCE(first->pprev, &n->next);
-}
-
-static inline void hlist_nulls_add_tail_rcu(struct hlist_nulls_node *n,
-					    struct hlist_nulls_head *h)
-{
-	struct hlist_nulls_node *i, *last = NULL;
-
-	/* Note: write side code, so rcu accessors are not needed. */
-	for (i = h->first; !is_a_nulls(i); i = i->next)
-		last = i;
-
-	if (last) {
-		WRITE_ONCE(n->next, last->next);
-		n->pprev = &last->next;
-		rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
-	} else {
-		hlist_nulls_add_head_rcu(n, h);
-	}
-}
-
-/* the seed's patch 1/5, in the form the review asked for */
-static inline void hlist_nulls_add_behind_rcu(struct hlist_nulls_node *n,
-					      struct hlist_nulls_node *last)
-{
-	WRITE_ONCE(n->next, last->next);
-	n->pprev = &last->next;
-	rcu_assign_pointer(hlist_nulls_next_rcu(last), n);
-	if (!is_a_nulls(n->next))
-		WRITE_ONCE(n->next->pprev, &n->next);
-}
-
-#define hlist_nulls_for_each_entry_rcu(tpos, pos, head, member)               \
-	for (({ barrier(); }),                                                \
-	     pos = rcu_dereference_raw(hlist_nulls_first_rcu(head));          \
-	     (!is_a_nulls(pos)) &&                                            \
-	     ({                                                               \
-		     tpos = hlist_nulls_entry(pos, __typeof__(*tpos), member); \
-		     1;                                                       \
-	     });                                                              \
-	     pos = rcu_dereference_raw(hlist_nulls_next_rcu(pos)))
+/* the configuration of the tree's code (as kernel/mlf_tree.h has it) */
+#define CONFIG_MEMCG 1
+#define CONFIG_LRU_GEN 1
 
 #endif

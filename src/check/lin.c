@@ -28,13 +28,17 @@
 
 static const char *const seg_names[] = { "default", "head", "tail" };
 
-/* The operations of the specification (MEMCG_LRU_* for the rotations). */
+/*
+ * The operations of the specification: the rotations in mlf_rotation()'s
+ * order (mm/mmzone.h; an expectation carries the tree's value), then the
+ * others.
+ */
 enum {
 	LIN_OP_NONE,
-	LIN_OP_HEAD = MEMCG_LRU_HEAD,
-	LIN_OP_TAIL = MEMCG_LRU_TAIL,
-	LIN_OP_OLD = MEMCG_LRU_OLD,
-	LIN_OP_YOUNG = MEMCG_LRU_YOUNG,
+	LIN_OP_HEAD,
+	LIN_OP_TAIL,
+	LIN_OP_OLD,
+	LIN_OP_YOUNG,
 	LIN_OP_ONLINE,
 	LIN_OP_RELEASE,
 	LIN_NR_OPS,
@@ -671,20 +675,20 @@ static int try_op(struct mlf_lin *lin, int nid, int id)
 					 [lin->port.len[want->gen][want->bin] - 1] == id;
 		int op;
 
-		if (want->seg == 1 && want->gen == g0 && head)
-			op = 1;			/* MEMCG_LRU_HEAD */
-		else if (want->seg == 2 && want->gen == g0 && tail)
-			op = 2;			/* MEMCG_LRU_TAIL */
+		if (want->seg == MEMCG_LRU_HEAD && want->gen == g0 && head)
+			op = LIN_OP_HEAD;
+		else if (want->seg == MEMCG_LRU_TAIL && want->gen == g0 && tail)
+			op = LIN_OP_TAIL;
 		else if (want->seg == 0 && want->gen == old && head)
-			op = 3;			/* MEMCG_LRU_OLD */
+			op = LIN_OP_OLD;
 		else if (want->seg == 0 && want->gen == young && tail)
-			op = 4;			/* MEMCG_LRU_YOUNG */
+			op = LIN_OP_YOUNG;
 		else
 			return LIN_OP_NONE;
 		if (k < 0)
 			return LIN_OP_NONE;
 		remove_at(c, g0, b0, k);
-		insert(c, want->gen, want->bin, id, op == 1 || op == 3);
+		insert(c, want->gen, want->bin, id, op == LIN_OP_HEAD || op == LIN_OP_OLD);
 		advance(c, g0);
 		name = op;
 	} else {
@@ -787,7 +791,7 @@ static void describe(struct mlf_lin *lin, int nid, const char *lead,
 			len += snprintf(what + len, len < sizeof(what) ?
 					sizeof(what) - len : 0,
 					" fifo[%d][%d]/%s", a->gen, a->bin,
-					seg_names[a->seg % 3]);
+					seg_names[(mlf_seg_kind(a->seg) + 3) % 3]);
 		else
 			len += snprintf(what + len, len < sizeof(what) ?
 					sizeof(what) - len : 0, " unlinked");
@@ -795,7 +799,7 @@ static void describe(struct mlf_lin *lin, int nid, const char *lead,
 			len += snprintf(what + len, len < sizeof(what) ?
 					sizeof(what) - len : 0,
 					" -> fifo[%d][%d]/%s;", b->gen, b->bin,
-					seg_names[b->seg % 3]);
+					seg_names[(mlf_seg_kind(b->seg) + 3) % 3]);
 		else
 			len += snprintf(what + len, len < sizeof(what) ?
 					sizeof(what) - len : 0, " -> unlinked;");
@@ -866,8 +870,8 @@ static int expected_op(const struct lin_expect *e)
 	case LIN_EXPECT_RELEASE:
 		return LIN_OP_RELEASE;
 	case LIN_EXPECT_ROTATE:
-		return e->op >= LIN_OP_HEAD && e->op <= LIN_OP_YOUNG ? e->op :
-								       LIN_OP_NONE;
+		return mlf_rotation_index(e->op) >= 0 ?
+			       LIN_OP_HEAD + mlf_rotation_index(e->op) : LIN_OP_NONE;
 	}
 	return LIN_OP_NONE;
 }

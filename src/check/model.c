@@ -12,8 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The rotation ops as ops carry them (MEMCG_LRU_* of mmzone.h). */
+#include "mm/mmzone.h"
+
+/*
+ * The rotations, in the order mlf_rotation() has them (mm/mmzone.h): an
+ * op carries the tree's value, which rot_of() turns into one of these.
+ */
 enum { ROT_NOP, ROT_HEAD, ROT_TAIL, ROT_OLD, ROT_YOUNG };
+
+static int rot_of(int tree_value)
+{
+	return mlf_rotation_index(tree_value) + 1;
+}
 
 /*
  * The draws of one op, in order; once they run out every draw is 0, as the
@@ -406,14 +416,14 @@ void model_apply(struct mlf_model *m, const struct mlf_op *op)
 		break;
 	case MLF_OP_CSS_OFFLINE:
 		/* the callback: OLD on every node; the memcg stays online */
-		for (nid = 0; nid < m->nr_nodes; nid++)
+		for (nid = 0; m->features.offline_old && nid < m->nr_nodes; nid++)
 			rotate(m, id, nid, ROT_OLD, &d);
 		mc->css_offlined = true;
 		break;
 	case MLF_OP_OFFLINE:
 		/* offline_css(): the callback first, then CSS_ONLINE cleared */
 		if (!mc->css_offlined)
-			for (nid = 0; nid < m->nr_nodes; nid++)
+			for (nid = 0; m->features.offline_old && nid < m->nr_nodes; nid++)
 				rotate(m, id, nid, ROT_OLD, &d);
 		mc->css_offlined = false;
 		mc->online = false;
@@ -431,7 +441,7 @@ void model_apply(struct mlf_model *m, const struct mlf_op *op)
 		m->allocated[id / 64] &= ~(1ULL << (id % 64));
 		break;
 	case MLF_OP_ROTATE:
-		rotate(m, id, n, op->rotate_op, &d);
+		rotate(m, id, n, rot_of(op->rotate_op), &d);
 		break;
 	case MLF_OP_SOFT:
 		if (mc->seg[n] != MODEL_SEG_HEAD)

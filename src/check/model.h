@@ -26,6 +26,7 @@ enum { MODEL_SEG_DEFAULT = 0, MODEL_SEG_HEAD = 1, MODEL_SEG_TAIL = 2 };
 struct mlf_model_features {
 	bool young_skip;	/* p1-4: YOUNG skipped when young and default */
 	bool lockrand;		/* p1-5-lockrand: no draw when skipped */
+	bool offline_old;	/* the css_offline callback rotates OLD (not mm-new) */
 };
 
 struct mlf_model_bin {

@@ -10,6 +10,7 @@
 #include "model_query.h"
 #include "walk.h"
 
+/* by mlf_seg_kind() (mm/mmzone.h): the model's segs, and the tree's */
 static const char *const seg_names[] = { "default", "head", "tail" };
 
 static const char *seg_name(int seg)
@@ -32,7 +33,7 @@ bool check_seg_semantics(const struct mlf_check_state *w,
 	int want_gen = gen_before, want_seg = MEMCG_LRU_HEAD;
 	bool first, last, want_first = true;
 
-	if (rotate_op < MEMCG_LRU_HEAD || rotate_op > MEMCG_LRU_YOUNG) {
+	if (mlf_rotation_index(rotate_op) < 0) {
 		mlf_failure_at(f, "seg.semantics", nid, MLF_NONE, MLF_NONE, id);
 		mlf_failure_msg(f, "m%d: no such rotation %d", id, rotate_op);
 		return false;
@@ -91,13 +92,13 @@ bool check_seg_semantics(const struct mlf_check_state *w,
 		       id);
 	mlf_failure_msg(f,
 		"after %s (before: gen %d seg %s, seq %lu) m%d is in gen %d seg %s, %s its bin; want gen %d seg %s, %s",
-		name, gen_before, seg_name(seg_before), seq_before, id, gen,
-		seg_name(seg),
+		name, gen_before, seg_name(mlf_seg_kind(seg_before)), seq_before, id, gen,
+		seg_name(mlf_seg_kind(seg)),
 		first && last ? "alone in" :
 		first	      ? "first in" :
 		last	      ? "last in" :
 				"inside",
-		want_gen, seg_name(want_seg),
+		want_gen, seg_name(mlf_seg_kind(want_seg)),
 		want_first ? "first" : "last");
 	return false;
 }
@@ -143,15 +144,15 @@ bool model_order_bin(const struct mlf_check_state *w, int nid, int gen, int bin,
 			       port >= 0 ? port : model);
 		if (port < 0)
 			mlf_failure_msg(f,
-				"fifo[%d][%d] position %d: the port's bin ends (%d entries), the model has m%d",
+				"fifo[%d][%d] position %d: the tree's bin ends (%d entries), the model has m%d",
 				gen, bin, i, s.len, model);
 		else if (model < 0)
 			mlf_failure_msg(f,
-				"fifo[%d][%d] position %d: the port has m%d, the model's bin ends (%d entries)",
+				"fifo[%d][%d] position %d: the tree's code has m%d, the model's bin ends (%d entries)",
 				gen, bin, i, port, mb->len);
 		else
 			mlf_failure_msg(f,
-				"fifo[%d][%d] position %d: the port has m%d, the model m%d",
+				"fifo[%d][%d] position %d: the tree's code has m%d, the model m%d",
 				gen, bin, i, port, model);
 		return false;
 	}
@@ -170,7 +171,7 @@ bool model_order_memcg(const struct mlf_check_state *w, int nid, int i,
 
 	if (!memcg != !mc->allocated) {
 		mlf_failure_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
-		mlf_failure_msg(f, "m%d %s in the port, %s in the model", i,
+		mlf_failure_msg(f, "m%d %s in the tree's code, %s in the model", i,
 				memcg ? "exists" : "does not exist",
 				mc->allocated ? "exists" : "does not exist");
 		return false;
@@ -188,17 +189,17 @@ bool model_order_memcg(const struct mlf_check_state *w, int nid, int i,
 	}
 	if (linked != mc->linked[nid]) {
 		mlf_failure_at(f, "model.order", nid, MLF_NONE, MLF_NONE, i);
-		mlf_failure_msg(f, "m%d is %s in the port, %s in the model", i,
+		mlf_failure_msg(f, "m%d is %s in the tree's code, %s in the model", i,
 				linked ? "linked" : "unlinked",
 				mc->linked[nid] ? "linked" : "unlinked");
 		return false;
 	}
 	if (linked && (lrugen->gen != mc->gen[nid] ||
-		       lrugen->seg != mc->seg[nid])) {
+		       mlf_seg_kind(lrugen->seg) != mc->seg[nid])) {
 		mlf_failure_at(f, "model.order", nid, lrugen->gen, MLF_NONE, i);
 		mlf_failure_msg(f,
-			"m%d has gen %d seg %s in the port, gen %d seg %s in the model",
-			i, lrugen->gen, seg_name(lrugen->seg), mc->gen[nid],
+			"m%d has gen %d seg %s in the tree's code, gen %d seg %s in the model",
+			i, lrugen->gen, seg_name(mlf_seg_kind(lrugen->seg)), mc->gen[nid],
 			seg_name(mc->seg[nid]));
 		return false;
 	}

@@ -37,7 +37,7 @@ struct mlf_op {
 	u8 kind;		/* enum mlf_op_kind */
 	u16 memcg;		/* pool slot */
 	u8 node;
-	u8 rotate_op;		/* MEMCG_LRU_HEAD .. MEMCG_LRU_YOUNG */
+	u8 rotate_op;		/* MEMCG_LRU_*: mlf_rotation() (mm/mmzone.h) */
 	u8 softirq;		/* soft: run in simulated softirq context */
 	/* set: */
 	u8 below_min, below_low, success, sizable, nr_reclaimed;
@@ -51,5 +51,7 @@ struct mlf_op {
 const char *mlf_op_kind_name(int kind);
 /* "HEAD", "TAIL", "OLD", "YOUNG" (and "NOP"); "?" for no such rotation */
 const char *mlf_rotate_op_name(int op);
+/* "lru_gen_rotate_memcg", ...: the code under test's function an op runs */
+const char *mlf_op_kernel_function(int kind);
 
 #endif

@@ -229,13 +229,17 @@ bool conc_apply(int thread, const struct conc_op *op)
 		applied = do_release(i);
 		break;
 	case CONC_ROTATE:
+		/* a rotation the tree does not have: skipped */
+		if (!mlf_tree_has_rotation(mlf_rotation(op->arg % MLF_NR_ROTATIONS)))
+			break;
 		memcg = pin(i);
 		if (!memcg)
 			break;
 		mlf_rotate_memcg(get_lruvec(memcg, nid),
-				 MEMCG_LRU_HEAD + op->arg % 4);
+				 mlf_rotation(op->arg % MLF_NR_ROTATIONS));
 		break;
 	case CONC_SOFT:
+#ifdef MLF_TREE_HAS_SOFT_RECLAIM
 		memcg = pin(i);
 		if (!memcg)
 			break;
@@ -244,6 +248,7 @@ bool conc_apply(int thread, const struct conc_op *op)
 		lru_gen_soft_reclaim(memcg, nid);
 		if (op->arg & 1)
 			mlf_softirq_exit();
+#endif
 		break;
 	case CONC_SET:
 		memcg = pin(i);

@@ -239,8 +239,10 @@ static bool do_offline(int i, int bin)
 		return false;
 	take_over(s);
 	memcg = handed_over(i);
+#ifdef MLF_TREE_HAS_OFFLINE_OLD
 	/* css_offline(): OLD on every node */
 	expect(LIN_EXPECT_ROTATE, MEMCG_LRU_OLD, -1, i, bin);
+#endif
 	set_state(s, SS_OFFLINING);
 	css_offline(memcg);
 	set_state(s, SS_OFFLINE);
@@ -329,6 +331,23 @@ static bool do_reclaim(struct task_state *ts, int nid, u16 target)
 	return true;
 }
 
+/* whether the tree has what @op runs: its rotation, soft reclaim */
+bool sched_op_in_tree(const struct sched_op *op)
+{
+	switch (op->kind % SOP_RECLAIM) {
+	case SOP_ROTATE:
+		return mlf_tree_has_rotation(mlf_rotation(op->arg % MLF_NR_ROTATIONS));
+	case SOP_SOFT:
+#ifdef MLF_TREE_HAS_SOFT_RECLAIM
+		return true;
+#else
+		return false;
+#endif
+	default:
+		return true;
+	}
+}
+
 static bool apply(int t, const struct sched_op *op)
 {
 	struct task_state *ts = &E.tasks[t];
@@ -365,16 +384,20 @@ static bool apply(int t, const struct sched_op *op)
 		drop_held(ts);
 		return true;
 	}
+	/* a rotation, or soft reclaim, the tree does not have: skipped */
+	if (!sched_op_in_tree(op))
+		return false;
 	memcg = pin(i);
 	if (!memcg)
 		return false;
 	switch (op->kind % SOP_RECLAIM) {
 	case SOP_ROTATE:
-		expect(LIN_EXPECT_ROTATE, MEMCG_LRU_HEAD + op->arg % 4, nid, i,
-		       first_bin(op));
+		expect(LIN_EXPECT_ROTATE, mlf_rotation(op->arg % MLF_NR_ROTATIONS), nid,
+		       i, first_bin(op));
 		mlf_rotate_memcg(get_lruvec(memcg, nid),
-				 MEMCG_LRU_HEAD + op->arg % 4);
+				 mlf_rotation(op->arg % MLF_NR_ROTATIONS));
 		break;
+#ifdef MLF_TREE_HAS_SOFT_RECLAIM
 	case SOP_SOFT:
 		/* HEAD, or no section when already in the head segment */
 		expect(LIN_EXPECT_ROTATE, MEMCG_LRU_HEAD, nid, i, first_bin(op));
@@ -384,6 +407,7 @@ static bool apply(int t, const struct sched_op *op)
 		if (op->arg & 1)
 			mlf_softirq_exit();
 		break;
+#endif
 	case SOP_SET:
 		set_shrink(memcg, op->arg);
 		break;

@@ -57,7 +57,7 @@ struct sched_op {
 	u8 kind;	/* enum sched_op_kind */
 	u8 slot;	/* memcg pool slot (modulo the pool) */
 	u8 node;	/* modulo the node count */
-	u8 arg;		/* rotate: MEMCG_LRU_*; soft: softirq; set, online:
+	u8 arg;		/* rotate: mlf_rotation(arg % 4); soft: softirq; set, online:
 			 * shrink flags */
 	u16 target;	/* reclaim: pages */
 	u8 bin;		/* 0: the op's draws from the seed; else its first
@@ -99,6 +99,9 @@ struct sched_stats {
 	unsigned long steps_total;	/* over all runs */
 	u64 final_state;		/* the last run's, at quiescence */
 };
+
+/* whether the tree has what @op runs (a rotation, soft reclaim): else skipped */
+bool sched_op_in_tree(const struct sched_op *op);
 
 /*
  * One run of @in: set up, run every task to its end under the scheduler,

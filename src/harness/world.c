@@ -41,6 +41,9 @@ static struct mlf_model_features variant_features(void)
 #ifdef CONFIG_LRU_GEN_LOCKRAND
 	features.lockrand = true;
 #endif
+#ifdef MLF_TREE_HAS_OFFLINE_OLD
+	features.offline_old = true;
+#endif
 	return features;
 }
 
@@ -240,7 +243,7 @@ void world_destroy(struct mlf_world *w)
 static int state_kind(const struct mlf_op *op)
 {
 	if (op->kind == MLF_OP_ROTATE)
-		return KIND_ROTATE_BASE + op->rotate_op - MEMCG_LRU_HEAD;
+		return KIND_ROTATE_BASE + mlf_rotation_index(op->rotate_op);
 	return op->kind;
 }
 
@@ -670,8 +673,10 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		slot->css_offlined = true;
 		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
+#ifdef MLF_TREE_HAS_OFFLINE_OLD
 		for (nid = 0; nid < w->cs.nr_nodes; nid++)
 			check_rotation(w, &op, nid, MEMCG_LRU_OLD, before);
+#endif
 		break;
 	case MLF_OP_OFFLINE:
 		if (slot->state != SLOT_ONLINE)
@@ -685,10 +690,12 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		css_clear_online(slot->memcg);
 		model_apply(&w->cs.model, &op);
 		touch_bins(w, op.memcg, MLF_NONE);
+#ifdef MLF_TREE_HAS_OFFLINE_OLD
 		if (!slot->css_offlined)
 			for (nid = 0; nid < w->cs.nr_nodes; nid++)
 				check_rotation(w, &op, nid, MEMCG_LRU_OLD,
 					       before);
+#endif
 		slot->css_offlined = false;
 		slot->state = SLOT_OFFLINE;
 		drop_ref(slot);		/* the base reference */
@@ -722,8 +729,8 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		model_apply(&w->cs.model, &op);
 		break;
 	case MLF_OP_ROTATE:
-		if (!slot_has_ref(slot) || op.rotate_op < MEMCG_LRU_HEAD ||
-		    op.rotate_op > MEMCG_LRU_YOUNG)
+		/* a rotation the tree does not have is skipped, as bad ones are */
+		if (!slot_has_ref(slot) || !mlf_tree_has_rotation(op.rotate_op))
 			goto skip;
 		note_op(w, &op);
 		note_before(w, op.memcg, before);
@@ -734,6 +741,7 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		check_rotation(w, &op, op.node, op.rotate_op, before);
 		break;
 	case MLF_OP_SOFT:
+#ifdef MLF_TREE_HAS_SOFT_RECLAIM
 		if (!slot_has_ref(slot))
 			goto skip;
 		note_op(w, &op);
@@ -749,6 +757,10 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		if (before[op.node].seg != MEMCG_LRU_HEAD)
 			check_rotation(w, &op, op.node, MEMCG_LRU_HEAD, before);
 		break;
+#else
+		/* the tree has no lru_gen_soft_reclaim() (d5d1712c5928) */
+		goto skip;
+#endif
 	case MLF_OP_SET:
 		if (slot->state == SLOT_EMPTY)
 			goto skip;

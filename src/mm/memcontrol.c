@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The memcg life cycle around the memcg LRU, after mm/memcontrol.c:
- * allocation, css online / offline, the last reference, css_released, and
- * css_free after a grace period.
+ * Modelled around the code under test: the memcg life cycle around the
+ * memcg LRU, after mm/memcontrol.c and kernel/cgroup/cgroup.c: allocation,
+ * css online, offline_css()'s order, the references, css_release and
+ * css_free after a grace period. The callbacks on the memcg LRU's side
+ * are the kernel tree's (below).
  */
 #include "memcontrol.h"
 
@@ -42,28 +44,11 @@ void mem_cgroup_css_online(struct mem_cgroup *memcg)
 }
 
 /*
- * The css_offline callback, mm/memcontrol.c's mem_cgroup_css_offline()
- * reduced to what reaches the memcg LRU: memory.min and memory.low go to
- * zero (page_counter_set_min/low(&memcg->memory, 0)), and the memcg moves
- * to the old generation so that reclaim gets to it first. The memcg is
- * still online while this runs: CSS_ONLINE is cleared after it returns
- * (css_offline() below).
+ * The css_offline and css_released callbacks (mem_cgroup_css_offline(),
+ * mem_cgroup_css_released()) are the tree's, cut from its mm/memcontrol.c
+ * (kernel/tree_memcg_after.h): what the tree does at offline (protection
+ * reset, lru_gen_offline_memcg()) is the code under test's.
  */
-#ifndef MLF_KERNEL_TREE
-void mem_cgroup_css_offline(struct mem_cgroup *memcg)
-{
-	page_counter_set_min(&memcg->memory, 0);
-	page_counter_set_low(&memcg->memory, 0);
-
-	lru_gen_offline_memcg(memcg);
-}
-
-/* mem_cgroup_css_released(), reduced likewise */
-void mem_cgroup_css_released(struct mem_cgroup *memcg)
-{
-	lru_gen_release_memcg(memcg);
-}
-#endif /* !MLF_KERNEL_TREE: the tree's own (kernel/tree_memcg_after.h) */
 
 /*
  * The end of offline_css() (kernel/cgroup/cgroup.c): after the callback,

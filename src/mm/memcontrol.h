@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The part of struct mem_cgroup that the memcg LRU depends on: a reference
+ * Modelled around the code under test: the part of struct mem_cgroup that
+ * the memcg LRU depends on: a reference
  * count (css refcount: tryget fails once it reached zero), the online flag,
  * one lruvec per node, and the life cycle around them, after
  * mem_cgroup_css_{online,offline,released,free}() in mm/memcontrol.c:
@@ -158,9 +159,8 @@ static inline void mem_cgroup_calculate_protection_path(struct mem_cgroup *root,
 struct mem_cgroup *mem_cgroup_alloc(int id);
 void mem_cgroup_css_online(struct mem_cgroup *memcg);
 /*
- * The css_offline callback: protection reset, OLD on every node; and the
- * css_released one. In the kernel-tree build both are the tree's own
- * (mm/memcontrol.c's, cut by kernel/extract.py), not these.
+ * The css_offline and css_released callbacks: the kernel tree's own
+ * (mm/memcontrol.c's, cut by kernel/extract.py; kernel/tree_memcg_after.h)
  */
 void mem_cgroup_css_offline(struct mem_cgroup *memcg);
 void mem_cgroup_css_released(struct mem_cgroup *memcg);

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# The eviction port for the reclaim target: the memcg LRU port compiled with
-# MLF_EVICTION (shrink_one's outcome from folio state), plus the folio side,
+# The reclaim target's library: the code under test at MLF_VARIANT compiled
+# with MLF_EVICTION (shrink_one()'s outcome from folio state, and the tree's
+# lru_gen_shrink_node()), on the eviction model below it: the folio side,
 # the stats, the shadow budget, the reclaim checks and the reclaim driver.
 # Included from the top CMakeLists.txt after mlf_add_port().
 
@@ -17,11 +18,15 @@ function(mlf_add_reclaim_port name iso)
   if(ARGC GREATER 2)
     set(bug "${ARGV2}")
   endif()
-  mlf_variant_macro(${MLF_VARIANT} vmacro)
   string(TOUPPER "${iso}" imacro)
   string(REPLACE "-" "_" imacro "${imacro}")
+  set(cut ${MLF_CUT})
+  if(bug)
+    set(cut ${MLF_TREE_BUG_CUT_${bug}})
+  endif()
   mlf_add_port_library(mlf_reclaim_${name} "${MLF_PORT_SOURCES};${MLF_RECLAIM_SOURCES}"
-                       "${bug}" ${vmacro} MLF_EVICTION MLF_${imacro})
+                       ${cut} "${bug}" "MLF_VARIANT_NAME=\"${MLF_VARIANT}\""
+                       MLF_EVICTION MLF_${imacro})
 endfunction()
 
 foreach(iso ${MLF_ISO_VARIANTS})

@@ -1,18 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What shrink_one() and should_abort_scan() call below the memcg LRU, for
- * the one translation unit that runs shrink_many(): the port's vmscan.c,
- * whose shrink_one() and should_abort_scan() are 6.12's text, or a kernel
- * tree's cut (kernel/tree_reclaim.h), whose are the tree's own. So the
- * two sides of kernel_diff share only this: try_to_shrink_lruvec() and
+ * Modelled below the code under test: what the tree's shrink_one(),
+ * should_abort_scan() and lru_gen_shrink_node() call below the memcg LRU,
+ * for the one translation unit of the tree's cut (included by
+ * kernel/tree_vmscan_before.h): try_to_shrink_lruvec() and
  * lruvec_is_sizable(), modelled (outcomes read from memcg->shrink) or,
- * with MLF_EVICTION, the real eviction of eviction.c; and stubs for what
+ * with MLF_EVICTION, the eviction model of eviction.c; and stubs for what
  * the harness does not model (events, slab shrinking, vmpressure, the
  * reclaim state, NUMA tiering; every zone is managed and below kswapd's
  * watermark, so kswapd does not stop early).
- *
- * shrink_one_hook.h, included after shrink_one()'s definition, wraps its
- * calls for the walk's VISIT event and the result probe (kernel/trace.h).
  */
 #ifndef _MLF_MM_SHRINK_ONE_H
 #define _MLF_MM_SHRINK_ONE_H

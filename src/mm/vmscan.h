@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reclaim's view of a request (struct scan_control, reduced to what the
- * memcg LRU walk reads) and the entry points the harness calls into
- * vmscan.c, which keeps the kernel's static functions static.
+ * Modelled around the code under test: reclaim's view of a request
+ * (struct scan_control, reduced to what the memcg LRU walk reads), and
+ * the entry points the harness calls into the tree's cut of mm/vmscan.c,
+ * which keeps the kernel's static functions static (the glue defines them:
+ * kernel/tree_vmscan_after.h, kernel/tree_glue.c).
  */
 #ifndef _MLF_MM_VMSCAN_H
 #define _MLF_MM_VMSCAN_H
@@ -57,8 +59,21 @@ void mlf_shrink_many(struct pglist_data *pgdat, struct scan_control *sc);
 /* lru_gen_rotate_memcg() */
 void mlf_rotate_memcg(struct lruvec *lruvec, int op);
 #ifdef MLF_EVICTION
-/* lru_gen_shrink_node(): a node's global reclaim (the reclaim port) */
+/* lru_gen_shrink_node(): a node's global reclaim (the reclaim target) */
 void mlf_shrink_node(struct pglist_data *pgdat, struct scan_control *sc);
 #endif
+
+/*
+ * Where a function of the code under test is in the kernel tree it was
+ * cut from (NULL: not one of them), and what that tree is ("Linux
+ * 6.12.118 (linux-source-6.12.tar.xz) + p1-5-lockrand"), for the reports.
+ */
+struct mlf_tree_function {
+	const char *name;
+	const char *file;	/* in the tree: "mm/vmscan.c" */
+	int line;
+};
+const struct mlf_tree_function *mlf_tree_where(const char *fn);
+extern const char mlf_tree_name[];
 
 #endif

@@ -5,9 +5,10 @@
 Without a tree: the tokenizer and the cuts on small sources written to trip
 a line-based cutter (braces in comments, strings and chars, preprocessor
 lines, added helpers and fields), and the one-line errors. With a tree
-(--tree, or MLF_KERNEL_TREE): Linux 6.12 cuts with no seed feature, the seed
-series hand-applied (seed_tree.py) cuts with TAIL_CACHE / YOUNG_SKIP /
-RESCHED, and a call the shim lacks is named in one line by the compile check.
+(--tree: the build's kernel/base/, or any tree): it cuts with no seed
+feature, with the seed series up to p1-5 (kernel/series/seed/, by
+kernel/patch_tree.py) it cuts with TAIL_CACHE / YOUNG_SKIP / RESCHED, and
+a call the shim lacks is named in one line by the compile check.
 """
 import argparse
 import os
@@ -20,7 +21,7 @@ HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "kernel"))
 sys.path.insert(0, HERE)
 import extract  # noqa: E402
-import seed_tree  # noqa: E402
+import patch_tree  # noqa: E402
 
 TREE = None
 
@@ -73,7 +74,16 @@ static int shrink_one(struct lruvec *lruvec, struct scan_control *sc)
 	return 0;
 }
 
+static void set_initial_priority(struct pglist_data *pgdat, struct scan_control *sc)
+{
+}
+
 static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc);
+
+static void lru_gen_shrink_node(struct pglist_data *pgdat, struct scan_control *sc)
+{
+	shrink_many(pgdat, sc);
+}
 
 static void shrink_many(struct pglist_data *pgdat, struct scan_control *sc)
 {
@@ -235,7 +245,10 @@ class Tree(unittest.TestCase):
 
     def test_seed_series(self):
         dest = os.path.join(self.work, "seed")
-        seed_tree.make(TREE, dest, self.cache)
+        files, adapt = patch_tree.read_series(
+            os.path.join(os.path.dirname(HERE), "..", "kernel", "series", "seed", "series"), "p1-5")
+        patch_tree.make(dest, lambda d: extract.copy_tree(TREE, d, self.cache),
+                        [(patch_tree.load(files), None, adapt)], log=lambda s: None)
         feats, out = self.cut(extract.read_tree(dest, self.cache), "seed-out")
         self.assertEqual(set(feats), {"CONFIG_LRU_GEN_TAIL_CACHE", "CONFIG_LRU_GEN_YOUNG_SKIP",
                                       "CONFIG_LRU_GEN_RESCHED"})
@@ -246,8 +259,8 @@ class Tree(unittest.TestCase):
     def test_shim_lacks(self):
         t = dict(self.texts)
         t[extract.VMSCAN] = t[extract.VMSCAN].replace(
-            "\tlru_gen_rotate_memcg(lruvec, MEMCG_LRU_HEAD);\n",
-            "\tlru_gen_rotate_memcg(lruvec, MEMCG_LRU_HEAD);\n\tmem_cgroup_flush_stats(memcg);\n", 1)
+            "\tnew = old = lruvec->lrugen.gen;\n",
+            "\tnew = old = lruvec->lrugen.gen;\n\tmem_cgroup_flush_stats(NULL);\n", 1)
         _, out = self.cut(t, "lacks")
         with self.assertRaises(extract.CutError) as e:
             extract.check(os.environ.get("CC", "cc"), out)
@@ -258,7 +271,7 @@ class Tree(unittest.TestCase):
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser()
-    p.add_argument("--tree", default=os.environ.get("MLF_KERNEL_TREE"))
+    p.add_argument("--tree")
     args, rest = p.parse_known_args()
     TREE = args.tree
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)

@@ -6,12 +6,14 @@
 pass `--variant p1-3` to libFuzzer, which refused to start, and print
 execs=0 with status 0. Here a fake libFuzzer (a script standing in for the
 built binary; nothing is compiled) refuses to start, or starts and runs
-nothing, or fuzzes: `tools/mlf fuzz`, `tools/mlf kernel fuzz` and the zoo
-must fail the first two with the engine's own error line and exit status
-2, keep the campaign's files, and pass the third; flags libFuzzer would
-not start with are refused before anything runs, and a replay of paths
-holding no input fails too. Run standalone:
-python3 tests/tools/test_engine_runs.py
+nothing, or fuzzes: `tools/mlf fuzz` (on the default tree and on a user's
+--tree / --patches) and the zoo must fail the first two with the engine's
+own error line and exit status 2, keep the campaign's files, and pass the
+third; a crash on a user's code is a finding whose hint names --tree and
+--patches, as campaign.json records them; flags libFuzzer would not start
+with are refused before anything runs; `tools/mlf kernel` is the same
+command with the flags moved; and a replay of paths holding no input
+fails too. Run standalone: python3 tests/tools/test_engine_runs.py
 """
 import io
 import json
@@ -68,19 +70,24 @@ class FakeEngine(unittest.TestCase):
         self.tmp = tempfile.mkdtemp(prefix="mlf-test-engine-")
         self.build = os.path.join(self.tmp, "build")
         os.makedirs(os.path.join(self.build, "fuzz"))
-        for name in ("memcg_lru", "kernel_diff", "concurrent"):
+        for name in ("memcg_lru", "concurrent"):
             path = os.path.join(self.build, "fuzz", name)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(FAKE)
             os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
         self.ran = os.path.join(self.tmp, "ran")
         os.environ["FAKE_LIBFUZZER_RAN"] = self.ran
-        self.saved = builds.ensure_built, kernel.ensure_kernel_built
+        self.saved = builds.ensure_built
         builds.ensure_built = lambda *a, **k: self.build
-        kernel.ensure_kernel_built = lambda *a, **k: self.build
+        # a user's tree (a kernel tree's layout is all its check needs) and patch
+        self.tree = os.path.join(self.tmp, "tree")
+        os.makedirs(os.path.join(self.tree, "mm"))
+        open(os.path.join(self.tree, "mm", "vmscan.c"), "w").close()
+        self.patch = os.path.join(self.tmp, "my.patch")
+        open(self.patch, "w").close()
 
     def tearDown(self):
-        builds.ensure_built, kernel.ensure_kernel_built = self.saved
+        builds.ensure_built = self.saved
         os.environ.pop("FAKE_LIBFUZZER", None)
         shutil.rmtree(self.tmp)
 
@@ -167,41 +174,60 @@ class FakeEngine(unittest.TestCase):
             self.assertFalse(os.path.exists(self.ran), "the engine was started")
             self.assertFalse(os.path.exists(camp), "a campaign directory was made")
 
-    # tools/mlf kernel fuzz
+    # tools/mlf fuzz on a user's code
 
-    def kernel(self, mode, *more):
-        return self.mlf(mode, "kernel", "--tree", self.tmp, "fuzz", "--target", "kernel_diff",
-                        "--time", "5", "--dir", os.path.join(self.tmp, "kcamp"), *more)
+    def on_tree(self, mode, *more):
+        camp = os.path.join(self.tmp, "kcamp")
+        return self.mlf(mode, "fuzz", "--tree", self.tree, "--patches", self.patch,
+                        "--target", "memcg_lru", "--time", "5", "--status", "0",
+                        "--dir", camp, *more), camp
 
-    def test_kernel_fuzz_variant_is_refused(self):
-        rc, out, err = self.kernel("fuzz", "--variant", "p1-3")
+    def test_tree_fuzz_engine_refuses(self):
+        (rc, out, err), _ = self.on_tree("refuse")
         self.assertEqual(rc, 2)
-        self.assertEqual(err.strip().splitlines(),
-                         ["mlf kernel: --variant is not supported: kernel fuzz runs the tree's "
-                          "own code (--tree picks it), not a variant of the port"])
-        self.assertNotIn("execs=", out)
-        self.assertFalse(os.path.exists(self.ran))
-
-    def test_kernel_fuzz_engine_refuses(self):
-        rc, out, err = self.kernel("refuse")
-        self.assertEqual(rc, 2)
-        self.assertIn("kernel_diff: libFuzzer stopped with status 1: " + REFUSAL,
+        self.assertIn("memcg_lru (asan): libFuzzer stopped with status 1: " + REFUSAL,
                       self.last_line(err))
 
-    def test_kernel_fuzz_engine_runs_nothing(self):
-        rc, out, err = self.kernel("idle")
+    def test_tree_fuzz_engine_runs_nothing(self):
+        (rc, out, err), _ = self.on_tree("idle")
         self.assertEqual(rc, 2)
         self.assertIn("libFuzzer ran no input", self.last_line(err))
 
-    def test_kernel_fuzz_crash_is_a_finding(self):
-        rc, out, err = self.kernel("other-check")
+    def test_tree_fuzz_crash_is_a_finding_and_its_hint_names_the_code(self):
+        (rc, out, err), camp = self.on_tree("other-check", "--seed-level", "p1-5")
         self.assertEqual(rc, 1, err)
-        self.assertIn("crashes=1", out)
+        hint = [l for l in out.splitlines() if "tools/mlf minimize" in l]
+        self.assertEqual(len(hint), 1, out)
+        self.assertIn("--tree %s --patches %s --seed-level p1-5 " % (
+            common.shown_path(self.tree), common.shown_path(self.patch)), hint[0])
+        self.assertNotIn("build/", hint[0])
+        with open(os.path.join(camp, "memcg_lru", "campaign.json")) as f:
+            meta = json.load(f)
+        self.assertEqual((meta["tree"], meta["patches"], meta["variant"]),
+                         (self.tree, [self.patch], "p1-5"))
 
-    def test_kernel_fuzz_fuzzes(self):
-        rc, out, err = self.kernel("fuzz")
+    def test_tree_fuzz_fuzzes(self):
+        (rc, out, err), _ = self.on_tree("fuzz")
         self.assertEqual(rc, 0, err)
-        self.assertIn("kernel_diff (kernel tree): execs=2400", out)
+        self.assertIn("memcg_lru (asan): execs=2400", out)
+
+    def test_kernel_is_the_same_command(self):
+        ran = []
+        saved = kernel.subprocess.call
+        kernel.subprocess.call = lambda argv: ran.append(argv[2:]) or 0
+        try:
+            rc, out, err = self.mlf("fuzz", "kernel", "--tree", self.tree, "--patches",
+                                    self.patch, "fuzz", "--target", "concurrent-p1-5",
+                                    "--time", "3")
+        finally:
+            kernel.subprocess.call = saved
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(ran, [["fuzz", "--tree", self.tree, "--patches", self.patch,
+                                "--seed-level", "p1-5", "--target", "concurrent", "--time",
+                                "3"]])
+        rc, out, err = self.mlf("fuzz", "kernel", "fuzz", "--target", "kernel_diff")
+        self.assertEqual(rc, 2)
+        self.assertIn("kernel_diff is retired", err)
 
     # tools/mlf zoo's runs
 

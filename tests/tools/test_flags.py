@@ -4,30 +4,25 @@
 
 --runs was repeated campaigns in zoo and libFuzzer -runs in minimize;
 --budget (zoo) was fuzz's --time; --tsan (kernel fuzz) was fuzz's
---sanitizer tsan; --jobs N was -fork=N in fuzz and -jobs=N -workers=N in
-kernel fuzz. Here each old spelling parses to what its new one does, with
-one deprecation line on stderr, the new spelling with none; kernel fuzz
---jobs 2 runs libFuzzer -fork=2 (a stand-in engine: nothing runs); and
-zoo saves into corpus/regressions/ only with --save. Run standalone:
-python3 tests/tools/test_flags.py
+--sanitizer tsan. Here each old spelling parses to what its new one does,
+with one deprecation line on stderr, the new spelling with none; `kernel
+fuzz --tsan` is `fuzz --sanitizer tsan`; --seed-level is --variant on every
+subcommand that builds; and zoo saves into corpus/regressions/ only with
+--save. Run standalone: python3 tests/tools/test_flags.py
 """
 import io
 import os
 import sys
-import tempfile
-import shutil
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from mlflib import engine, kernel, main  # noqa: E402
+from mlflib import kernel, main  # noqa: E402
 
 # (old argv, new argv, the attribute both set, its value)
 SPELLINGS = [
     (["zoo", "--budget", "7"], ["zoo", "--time", "7"], "time", 7),
     (["minimize", "F", "--runs", "9"], ["minimize", "F", "--byte-runs", "9"], "byte_runs", 9),
-    (["kernel", "fuzz", "--tsan"], ["kernel", "fuzz", "--sanitizer", "tsan"], "sanitizer",
-     "tsan"),
     (["zoo", "--no-save"], ["zoo"], "save", False),
 ]
 
@@ -62,31 +57,26 @@ class Flags(unittest.TestCase):
         self.assertEqual(parse(["zoo", "--runs", "4"])[0].runs, 4)
         self.assertFalse(hasattr(parse(["minimize", "F"])[0], "runs"))
 
-    def test_kernel_jobs_is_fork(self):
-        build = tempfile.mkdtemp(prefix="mlf-flags-")
-        out = tempfile.mkdtemp(prefix="mlf-flags-out-")
+    def test_kernel_tsan_is_sanitizer(self):
+        ran = []
+        saved = kernel.subprocess.call
+        kernel.subprocess.call = lambda argv: ran.append(argv[2:]) or 0
         try:
-            os.makedirs(os.path.join(build, "fuzz"))
-            open(os.path.join(build, "fuzz", "memcg_lru_kernel"), "w").close()
-            seen = []
-
-            def run_tee(cmd, cwd=None, env=None, stdout=None):
-                seen.append([str(c) for c in cmd])
-                return 0, "#5000: cov: 10 ft: 20 corp: 3 exec/s 100 oom/timeout/crash: 0/0/0\n"
-            saved = engine.run_tee
-            engine.run_tee = run_tee
-            try:
-                args, _, _ = parse(["kernel", "fuzz", "--jobs", "2", "--dir", out])
-                with redirect_stdout(io.StringIO()):
-                    r = kernel.fuzz_one("memcg_lru", build, args, [], kernel.DEFAULT_TREE)
-            finally:
-                engine.run_tee = saved
-            self.assertIn("-fork=2", seen[0])
-            self.assertFalse([a for a in seen[0] if a.startswith(("-jobs=", "-workers="))])
-            self.assertEqual(r["execs"], 5000)
+            with redirect_stderr(io.StringIO()) as err:
+                rc = main.main(["kernel", "fuzz", "--tsan", "--time", "5"])
         finally:
-            shutil.rmtree(build)
-            shutil.rmtree(out)
+            kernel.subprocess.call = saved
+        self.assertEqual(rc, 0)
+        self.assertEqual(ran, [["fuzz", "--sanitizer", "tsan", "--time", "5"]])
+        self.assertIn("--tsan is deprecated", err.getvalue())
+
+    def test_seed_level_is_variant(self):
+        for cmd in (["fuzz"], ["replay", "F"], ["minimize", "F"], ["triage", "D"], ["cov"],
+                    ["zoo"], ["explore"], ["stress"], ["build"], ["test"]):
+            with self.subTest(cmd=cmd[0]):
+                a = parse(cmd + ["--seed-level", "p1-3", "--tree", "T", "--patches", "P"])[0]
+                self.assertEqual((a.variant, a.tree, a.patches), ("p1-3", "T", ["P"]))
+                self.assertEqual(parse(cmd + ["--variant", "p1-4"])[0].variant, "p1-4")
 
 
 if __name__ == "__main__":

@@ -6,10 +6,11 @@ A hunk that does not apply used to name the hunk but not the line that
 differs, and left build/kernel-patched/<hash>.tmp/ behind; a bad --tree
 left an empty build directory. Here, on a small tree of its own: the
 error names the first line of the file that differs from the hunk and
-what the hunk expects there, and no .tmp copy stays; `tools/mlf kernel
---tree EMPTY test` fails in one line and leaves no build directory (the
-build root is a scratch directory: nothing is compiled); a minimization
-that fails leaves no work directory. Run standalone:
+what the hunk expects there, and no .tmp copy stays; `tools/mlf build
+--tree T` of a tree the cut cannot take fails with its one line and
+leaves no build directory (the build root is a scratch directory: cmake
+configures and stops there, nothing is compiled); a minimization that
+fails leaves no work directory. Run standalone:
 python3 tests/tools/test_half_made.py
 """
 import io
@@ -22,7 +23,7 @@ import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from mlflib import common, kernel, main, packages, shrink  # noqa: E402
+from mlflib import common, main, packages, shrink  # noqa: E402
 
 PATCH_TREE = os.path.join(common.ROOT, "kernel", "patch_tree.py")
 VMSCAN = "".join("line %d\n" % i for i in range(1, 41))
@@ -89,8 +90,11 @@ class HalfMade(unittest.TestCase):
             shrink.Replayer, shrink.byte_minimize, shrink.op_minimize, tempfile.tempdir = saved
 
     def test_bad_tree_leaves_no_build_dir(self):
-        empty = os.path.join(self.work, "empty-tree")
-        os.mkdir(empty)
+        # a kernel tree's layout, but not the files the cut reads
+        bad = os.path.join(self.work, "bad-tree")
+        os.makedirs(os.path.join(bad, "mm"))
+        with open(os.path.join(bad, "mm", "vmscan.c"), "w") as f:
+            f.write("/* no memcg LRU here */\n")
         build_root = os.path.join(self.work, "build")
         os.mkdir(build_root)
         saved = common.BUILD, packages.ensure_setup
@@ -98,14 +102,14 @@ class HalfMade(unittest.TestCase):
         try:
             out, err = io.StringIO(), io.StringIO()
             with redirect_stdout(out), redirect_stderr(err):
-                rc = main.main(["kernel", "--tree", empty, "test"])
+                rc = main.main(["build", "--tree", bad])
         finally:
             common.BUILD, packages.ensure_setup = saved
         self.assertEqual(rc, 2, err.getvalue())
-        lines = [line for line in err.getvalue().splitlines() if line.startswith("mlf kernel:")]
-        self.assertEqual(len(lines), 1, err.getvalue())
+        last = err.getvalue().strip().splitlines()[-1]
+        self.assertEqual(last, "mlf build: %s: no include/linux/mmzone.h (is it a kernel "
+                               "tree?)" % bad)
         self.assertEqual(os.listdir(build_root), [], "a build directory stayed behind")
-        self.assertTrue(kernel.tree_suffix(empty))
 
 
 if __name__ == "__main__":

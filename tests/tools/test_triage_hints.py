@@ -10,8 +10,10 @@ a regression directory's inputs are triaged on the bug its name is (or
 its TARGET's target); no crash file at all is an error; a file that does
 not fail is listed apart and is no failure. The hint `tools/mlf minimize
 CRASH` of a `--bug B` campaign runs on B, and so do replay and triage of
-its crash files, from its campaign.json. Run standalone:
-python3 tests/tools/test_triage_hints.py
+its crash files, from its campaign.json; and so do they on the campaign's
+code under test (its --tree and --patches, as campaign.json records
+them), where `tools/mlf kernel fuzz` campaigns used to say no-repro. Run
+standalone: python3 tests/tools/test_triage_hints.py
 """
 import argparse
 import io
@@ -49,7 +51,7 @@ class Triage(unittest.TestCase):
         self.asked = []
         self.saved = triage.signer_for
 
-        def signer_for(target, variant, bug, preset, cache_dir, signers, own=None):
+        def signer_for(target, variant, bug, preset, cache_dir, signers, own=None, code=None):
             self.asked.append((target, variant, bug))
             return FakeSigner(target, variant, bug)
         triage.signer_for = signer_for
@@ -100,9 +102,16 @@ class Hints(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="mlf-hints-")
         self.camp = os.path.join(self.dir, "memcg_lru")
         os.makedirs(os.path.join(self.camp, "crashes"))
+        # the campaign's code under test: a user's tree and patch
+        self.tree = os.path.join(self.dir, "tree")
+        os.makedirs(os.path.join(self.tree, "mm"))
+        open(os.path.join(self.tree, "mm", "vmscan.c"), "w").close()
+        self.patch = os.path.join(self.dir, "my.patch")
+        open(self.patch, "w").close()
         with open(os.path.join(self.camp, "campaign.json"), "w") as f:
             json.dump({"target": "memcg_lru", "engine": "libfuzzer", "sanitizer": "asan",
-                       "variant": None, "bug": "bug-stale-tail-on-del"}, f)
+                       "variant": None, "bug": "bug-stale-tail-on-del", "tree": self.tree,
+                       "patches": [self.patch]}, f)
         self.crash = os.path.join(self.camp, "crashes", "crash-0123")
         shutil.copyfile(os.path.join(REGRESSIONS, "bug-stale-tail-on-del", "repro"),
                         self.crash)
@@ -113,8 +122,9 @@ class Hints(unittest.TestCase):
     def test_minimize_as_printed(self):
         seen = {}
 
-        def minimize(path, target, variant=None, bug=None, runs=20000):
-            seen.update(target=target, variant=variant, bug=bug)
+        def minimize(path, target, variant=None, bug=None, runs=20000, code=None):
+            seen.update(target=target, variant=variant, bug=bug,
+                        code=(code.tree, code.patches))
             raise common.MlfError("stopped here by the test")
         saved = shrink.minimize
         shrink.minimize = minimize
@@ -126,13 +136,14 @@ class Hints(unittest.TestCase):
             shrink.minimize = saved
         self.assertEqual(rc, 2)
         self.assertEqual(seen, {"target": "memcg_lru", "variant": None,
-                                "bug": "bug-stale-tail-on-del"}, err.getvalue())
+                                "bug": "bug-stale-tail-on-del",
+                                "code": (self.tree, [self.patch])}, err.getvalue())
 
     def test_replay_as_printed(self):
         seen = {}
 
-        def ensure_built(preset, variant=None, bug=None, targets=None):
-            seen.update(variant=variant, bug=bug)
+        def ensure_built(preset, variant=None, bug=None, targets=None, code=None):
+            seen.update(variant=variant, bug=bug, code=(code.tree, code.patches))
             raise common.MlfError("stopped here by the test")
         saved = builds.ensure_built
         builds.ensure_built = ensure_built
@@ -142,12 +153,15 @@ class Hints(unittest.TestCase):
         finally:
             builds.ensure_built = saved
         self.assertEqual(rc, 2)
-        self.assertEqual(seen, {"variant": None, "bug": "bug-stale-tail-on-del"})
+        self.assertEqual(seen, {"variant": None, "bug": "bug-stale-tail-on-del",
+                                "code": (self.tree, [self.patch])})
 
     def test_triage_as_printed(self):
         entries = triage.plan([self.camp], argparse.Namespace(target=None))
         self.assertEqual([(e[1], e[3]) for e in entries],
                          [("memcg_lru", "bug-stale-tail-on-del")])
+        code = builds.Code.of(argparse.Namespace(tree=None, patches=None), entries[0][5])
+        self.assertEqual((code.tree, code.patches), (self.tree, [self.patch]))
 
 
 if __name__ == "__main__":

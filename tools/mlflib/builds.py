@@ -4,11 +4,16 @@
 ensure_built() is what a subcommand calls before it runs a binary: the
 default variant builds in build/<preset>, another variant or a bug variant in
 build/<preset>-<variant>[-<bug>], so switching variants never rebuilds a
-tree; binary() finds a program in a build. A library module (see
-__init__.py).
+tree; another kernel tree or a user's patches (the code under test: Code,
+the same --tree / --patches / --seed-level on every subcommand) in
+build/<preset>[...]-tree-<hash of them>. binary() finds a program in a
+build. A library module (see __init__.py).
 """
+import hashlib
 import json
 import os
+import shutil
+import subprocess
 import sys
 
 from . import common
@@ -57,15 +62,101 @@ def check_preset(preset):
         raise common.MlfError("unknown preset %r (have: %s)" % (preset, ", ".join(names)))
 
 
-def tree_name(preset, variant=None, bug=None):
-    """build/ subdirectory for this preset, variant and bug."""
-    _, default = variants.correct()
+DEFAULT_TREE = "/usr/src/linux-source-6.12.tar.xz"
+TARBALLS = (".tar", ".tar.xz", ".tar.gz", ".tgz", ".tar.bz2")
+
+
+class Code:
+    """The code under test: a kernel tree (tarball, kernel tree or tree
+    recipe; None: the default, Debian's linux-source-6.12) and a user's
+    patches on it, absolute paths (kernel/tree.cmake applies them)."""
+
+    def __init__(self, tree=None, patches=None):
+        self.tree = os.path.abspath(tree) if tree else None
+        if self.tree == DEFAULT_TREE:
+            self.tree = None
+        self.patches = [os.path.abspath(p) for p in patches or []]
+
+    def is_default(self):
+        return not self.tree and not self.patches
+
+    def default_variant(self):
+        """A user's patches are written against the tree as it is: v6.12."""
+        return "v6.12" if self.patches else variants.correct()[1]
+
+    def suffix(self):
+        if self.is_default():
+            return ""
+        key = "\0".join([self.tree or DEFAULT_TREE] + self.patches)
+        return "-tree-" + hashlib.sha1(key.encode()).hexdigest()[:8]
+
+    def flags(self, rel=True):
+        """The command-line flags that name this code (for hints)."""
+        def show(p):
+            return common.shown_path(p) if rel else p
+        out = []
+        if self.tree:
+            out += ["--tree", show(self.tree)]
+        for p in self.patches:
+            out += ["--patches", show(p)]
+        return out
+
+    def meta(self):
+        """For campaign.json."""
+        return {"tree": self.tree, "patches": self.patches}
+
+    @classmethod
+    def of(cls, args, meta=None):
+        """The code --tree / --patches name, else @meta's (a campaign's)."""
+        meta = meta or {}
+        tree = getattr(args, "tree", None) or meta.get("tree")
+        patches = getattr(args, "patches", None) or meta.get("patches") or []
+        return cls(tree, patches)
+
+    def check(self):
+        """One line and exit status 2 for a tree or a patch that is not there."""
+        if self.tree:
+            common.check_path(self.tree, "any", "--tree")
+            if os.path.isfile(self.tree) and not self.tree.endswith(TARBALLS):
+                raise common.MlfError("--tree %s: neither a directory nor a tarball"
+                                      % os.path.relpath(self.tree))
+            if os.path.isdir(self.tree) and not any(
+                    os.path.exists(os.path.join(self.tree, f)) for f in ("mm/vmscan.c", "series")):
+                raise common.MlfError("--tree %s: neither a kernel tree (mm/vmscan.c) nor a "
+                                      "tree recipe (series)" % os.path.relpath(self.tree))
+        elif not os.path.exists(DEFAULT_TREE):
+            raise common.MlfError("no kernel tree at %s: install Debian's linux-source-6.12 "
+                                  "(tools/mlf setup) or pass --tree" % DEFAULT_TREE)
+        for p in self.patches:
+            common.check_path(p, "file", "--patches")
+
+
+def add_code_arguments(parser, variant_help=None):
+    """--tree, --patches and --variant / --seed-level: the code under test,
+    the same on every subcommand that builds."""
+    names, default = variants.correct()
+    parser.add_argument("--tree", help="kernel tree whose memcg LRU is the code under test: "
+                                       "a tarball, a kernel tree or a tree recipe (default %s)"
+                                       % DEFAULT_TREE)
+    parser.add_argument("--patches", action="append", metavar="FILE",
+                        help="your patches (an mbox, patch mails or a plain diff), applied to "
+                             "the tree at the seed level (default then v6.12, the tree as it "
+                             "is); repeat for more files, applied in order")
+    parser.add_argument("--variant", "--seed-level", dest="variant", metavar="LEVEL",
+                        help=variant_help or "the seed series applied up to LEVEL (%s; v6.12: "
+                        "none; default %s)" % (", ".join(names), default))
+
+
+def tree_name(preset, variant=None, bug=None, code=None):
+    """build/ subdirectory for this preset, variant, bug and code under test."""
+    code = code or Code()
+    default = code.default_variant()
     parts = [preset]
     if variant is not None and variant != default:
         parts.append(variant)
     if bug is not None:
         parts.append(bug)
-    return "-".join(parts)
+    return "-".join(parts) + code.suffix()
 
 
 def cache(build):
@@ -107,9 +198,9 @@ def optional_inputs():
     return found
 
 
-def _wanted(preset, variant, bug):
+def _wanted(preset, variant, bug, code):
     """What the tree must have been configured with: compared to the stamp."""
-    _, default = variants.correct()
+    default = code.default_variant()
     fields = resolved(preset, load_presets()["configurePresets"])
     wanted = {
         "preset": preset,
@@ -117,6 +208,8 @@ def _wanted(preset, variant, bug):
         "cacheVariables": fields["cacheVariables"],
         "MLF_VARIANT": variant or default,
         "MLF_BUG": bug or "",
+        "MLF_KERNEL_TREE": code.tree or DEFAULT_TREE,
+        "MLF_PATCHES": ";".join(code.patches),
         "inputs": optional_inputs(),
     }
     if variant in variants.iso()[0]:
@@ -133,7 +226,7 @@ def needs_configure(build, wanted):
         return "not configured", False
     if wanted["generator"] and entries.get("CMAKE_GENERATOR") != wanted["generator"]:
         return "generator is %r" % entries.get("CMAKE_GENERATOR"), True
-    for key in ("MLF_VARIANT", "MLF_BUG", "MLF_ISO"):
+    for key in ("MLF_VARIANT", "MLF_BUG", "MLF_ISO", "MLF_KERNEL_TREE", "MLF_PATCHES"):
         if key in wanted and entries.get(key, "") != wanted[key]:
             return "%s is %r, want %r" % (key, entries.get(key, ""), wanted[key]), False
     try:
@@ -149,31 +242,62 @@ def needs_configure(build, wanted):
     return None, False
 
 
+def cmake_error(text):
+    """The one line of an mlf FATAL_ERROR in cmake's output (kernel/tree.py's
+    "mlf kernel: ..." for a tree or a patch, CMakeLists.txt's "mlf: ..."),
+    which cmake indents and wraps: its indented lines, joined."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().startswith("mlf"):
+            said = [line.strip()]
+            for more in lines[i + 1:]:
+                if not more.strip() or not more.startswith(" "):
+                    break
+                said.append(more.strip())
+            return " ".join(said).replace("mlf kernel: ", "", 1)
+    return None
+
+
 def configure(preset, build, wanted, fresh):
     cmd = ["cmake", "--preset", preset, "-B", build,
-           "-DMLF_VARIANT=" + wanted["MLF_VARIANT"], "-DMLF_BUG=" + wanted["MLF_BUG"]]
+           "-DMLF_VARIANT=" + wanted["MLF_VARIANT"], "-DMLF_BUG=" + wanted["MLF_BUG"],
+           "-DMLF_KERNEL_TREE=" + wanted["MLF_KERNEL_TREE"],
+           "-DMLF_PATCHES=" + wanted["MLF_PATCHES"]]
     if "MLF_ISO" in wanted:
         cmd.append("-DMLF_ISO=" + wanted["MLF_ISO"])
     if fresh:
         # A cache from another compiler or generator cannot be updated in place.
         cmd.append("--fresh")
-    common.run(cmd, cwd=common.ROOT)
+    proc = common.run(cmd, cwd=common.ROOT, check=False, stderr=subprocess.PIPE, text=True)
+    sys.stderr.write(proc.stderr)
+    if proc.returncode:
+        raise common.MlfError(cmake_error(proc.stderr) or
+                              "cmake failed with status %d" % proc.returncode)
     with open(os.path.join(build, STAMP), "w", encoding="utf-8") as f:
         json.dump(wanted, f, indent=1, sort_keys=True)
 
 
-def ensure_built(preset, variant=None, bug=None, targets=None):
+def ensure_built(preset, variant=None, bug=None, targets=None, code=None):
     """Configure if needed, then build; returns the build directory."""
+    code = code or Code()
     check_preset(preset)
     variants.check(variant, bug)
+    code.check()
     packages.ensure_setup()
-    build = common.build_dir(tree_name(preset, variant, bug))
-    wanted = _wanted(preset, variant, bug)
+    build = common.build_dir(tree_name(preset, variant, bug, code))
+    wanted = _wanted(preset, variant, bug, code)
     why, fresh = needs_configure(build, wanted)
     if why:
         print("mlf: configuring %s (%s)" % (os.path.relpath(build, common.ROOT), why),
               flush=True)
-        configure(preset, build, wanted, fresh)
+        made = not os.path.exists(os.path.join(build, "CMakeCache.txt"))
+        try:
+            configure(preset, build, wanted, fresh)
+        except BaseException:
+            # a tree or a patch the build cannot take leaves no build behind
+            if made and not code.is_default():
+                shutil.rmtree(build, ignore_errors=True)
+            raise
     cmd = ["cmake", "--build", build]
     for t in targets or []:
         cmd += ["--target", t]

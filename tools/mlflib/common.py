@@ -71,6 +71,13 @@ def check_path(path, kind="any", what=""):
         raise MlfError("%s: permission denied" % label)
 
 
+def shown_path(path):
+    """@path as a person types it here: relative when under the current
+    directory, else absolute (never ../../..)."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
 def show(cmd, cwd=None):
     """Print a command the way a person would type it."""
     text = " ".join(shlex.quote(str(c)) for c in cmd)

@@ -5,8 +5,11 @@ Coverage: the corpus (default: the shipped corpus/<target>; --dir: a
 campaign's; --corpus: any directories) runs through <target>_replay of the
 coverage preset (clang -fprofile-instr-generate -fcoverage-mapping), each
 process writing a .profraw; llvm-profdata merges them and llvm-cov prints
-line and branch coverage per file of src/mm and src/kernel, and writes an
-HTML report. --plot DIR draws DIR/<target>/stats.csv (coverage and corpus
+line and branch coverage per file of the code under test (the kernel
+tree's mm/vmscan.c and mm/memcontrol.c, the lines the cut compiles, and
+its list headers: the build's copy of the tree at its variant, bug and
+patches), of the models of src/mm and of the shim, src/kernel, and writes
+an HTML report. --plot DIR draws DIR/<target>/stats.csv (coverage and corpus
 size over time, written by `mlf fuzz`) to a PNG with gnuplot. --states
 reports state coverage instead (states.py): which cells of (op kind, the
 memcg's life stage, its generation against seq, segment, place in its bin)
@@ -29,6 +32,30 @@ from . import states
 from . import targets
 
 SOURCES = ("src/mm", "src/kernel")
+# the files of the tree the code under test is cut from, as the table names them
+TREE = "the tree"
+
+
+def tree_sources(build, variant, bug, code):
+    """{path in the build: name in the tree} of the code under test's files:
+    the build's copy of the tree (the cut's #line names it) and the cut's
+    list headers (kernel/tree.py's manifest.json says where)."""
+    try:
+        with open(os.path.join(build, "kernel", "manifest.json"), encoding="utf-8") as f:
+            m = json.load(f)
+    except (OSError, ValueError):
+        return {}, None, None
+    entry = m["bugs"].get(bug) if bug else m["variants"].get(variant or code.default_variant())
+    if not entry:
+        return {}, None, None
+    name = m["variants"].get(entry.get("variant"), entry).get("name") if bug else entry["name"]
+    copy = entry.get("tree") or m["variants"][entry["variant"]]["tree"]
+    cut = entry["cut"]
+    files = {os.path.join(copy, "mm", "vmscan.c"): "mm/vmscan.c",
+             os.path.join(copy, "mm", "memcontrol.c"): "mm/memcontrol.c"}
+    for h in ("list_nulls.h", "rculist_nulls.h"):
+        files[os.path.join(cut, "include", "linux", h)] = "include/linux/" + h
+    return files, "%s%s" % (name, " + " + bug if bug else ""), cut
 
 
 def llvm_tool(name):
@@ -79,39 +106,113 @@ def collect(build, chosen, args, raw):
     return binaries
 
 
-def summary(llvm_cov, binaries, profdata):
-    """{file: {"lines": (covered, count), "branches": (covered, count)}}."""
+def summary(llvm_cov, binaries, profdata, tree_files, cut_files):
+    """{file: {"lines": (covered, count), "branches": (covered, count)}}; the
+    tree's files are named "the tree/<its path>"."""
     cmd = [llvm_cov, "export", "-summary-only", "-instr-profile=" + profdata, binaries[0]]
     for b in binaries[1:]:
         cmd += ["-object", b]
-    cmd += [os.path.join(common.ROOT, s) for s in SOURCES]
+    cmd += sorted(tree_files) + cut_files + [os.path.join(common.ROOT, s) for s in SOURCES]
     common.show(cmd)
     data = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
     files = {}
     for entry in data["data"]:
         for f in entry["files"]:
             s = f["summary"]
-            files[os.path.relpath(f["filename"], common.ROOT)] = {
+            name = f["filename"]
+            name = TREE + "/" + tree_files[name] if name in tree_files else \
+                os.path.relpath(name, common.ROOT)
+            files[name] = {
                 "lines": (s["lines"]["covered"], s["lines"]["count"]),
                 "branches": (s["branches"]["covered"], s["branches"]["count"]),
                 "functions": (s["functions"]["covered"], s["functions"]["count"])}
     return files
 
 
+LINE_DIRECTIVE = re.compile(r'^#line (\d+) "([^"]+)"')
+SHOW_LINE = re.compile(r"^\s*(\d+)\|\s*([0-9.]+[kMGTE]?)?\|")
+
+
+def tree_lines(llvm_cov, binaries, profdata, cut_file):
+    """{tree file: {its line: count}} of the executable lines of a cut file
+    (mlf_tree_vmscan.c), by its #line directives: clang's coverage maps the
+    cut's own lines, which name the tree's by those."""
+    cmd = [llvm_cov, "show", "-instr-profile=" + profdata, binaries[0]]
+    for b in binaries[1:]:
+        cmd += ["-object", b]
+    text = subprocess.run(cmd + [cut_file], capture_output=True, text=True).stdout
+    counts = {}
+    for line in text.splitlines():
+        m = SHOW_LINE.match(line)
+        if m and m.group(2):
+            c = m.group(2)
+            scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "E": 1e18}.get(c[-1], 1)
+            counts[int(m.group(1))] = float(c.rstrip("kMGTE")) * scale
+    out, where, at = {}, None, 0
+    with open(cut_file, encoding="utf-8", errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            m = LINE_DIRECTIVE.match(line)
+            if m:
+                at, where = int(m.group(1)), m.group(2)
+                continue
+            if where and n in counts:
+                out.setdefault(where, {})[at] = counts[n]
+            at += 1
+    return out
+
+
+def ranges(numbers):
+    """'4231, 4240-4242' of sorted line numbers."""
+    out, start, prev = [], None, None
+    for n in numbers + [None]:
+        if start is not None and (n is None or n != prev + 1):
+            out.append("%d" % start if start == prev else "%d-%d" % (start, prev))
+            start = None
+        if n is not None and start is None:
+            start = n
+        prev = n
+    return ", ".join(out)
+
+
+def add_tree_rows(files, llvm_cov, binaries, profdata, tree_files, cut):
+    """The rows of the tree's mm/vmscan.c and mm/memcontrol.c, in the tree's
+    lines (the cut's, mapped), with the cut file's branches and functions;
+    returns {tree file: [uncovered lines]}."""
+    uncovered = {}
+    for cut_name in ("mlf_tree_vmscan.c", "mlf_tree_memcg.c"):
+        cut_file = os.path.join(cut, cut_name)
+        key = os.path.relpath(cut_file, common.ROOT)
+        summary_row = files.pop(key, None)
+        for path, lines in tree_lines(llvm_cov, binaries, profdata, cut_file).items():
+            name = tree_files.get(path)
+            if not name:
+                continue
+            covered = sum(1 for c in lines.values() if c > 0)
+            row = {"lines": (covered, len(lines)), "branches": (0, 0), "functions": (0, 0)}
+            if summary_row:
+                row["branches"], row["functions"] = summary_row["branches"], \
+                    summary_row["functions"]
+            files[TREE + "/" + name] = row
+            uncovered[name] = sorted(n for n, c in lines.items() if c == 0)
+    return uncovered
+
+
 def pct(pair):
     return 100.0 * pair[0] / pair[1] if pair[1] else 100.0
 
 
-def print_table(files):
-    print("%-28s %-19s %-19s %s" % ("file", "lines", "branches", "functions"))
+def print_table(files, tree_name=None):
+    if tree_name:
+        print("the code under test: %s" % tree_name)
+    print("%-40s %-19s %-19s %s" % ("file", "lines", "branches", "functions"))
 
     def row(name, s):
-        print("%-28s %5d/%-5d %6.1f%% %5d/%-5d %6.1f%% %4d/%-3d %4.0f%%" % (
+        print("%-40s %5d/%-5d %6.1f%% %5d/%-5d %6.1f%% %4d/%-3d %4.0f%%" % (
             name, s["lines"][0], s["lines"][1], pct(s["lines"]), s["branches"][0],
             s["branches"][1], pct(s["branches"]), s["functions"][0], s["functions"][1],
             pct(s["functions"])))
 
-    for top in SOURCES:
+    for top in (TREE,) + SOURCES:
         mine = {n: s for n, s in files.items() if n.startswith(top + "/")}
         if not mine:
             continue
@@ -129,8 +230,10 @@ def run_cov(args):
         raise common.MlfError("unknown target %r (have: %s)" % (args.target, ", ".join(known)))
     chosen = [args.target] if args.target else getattr(args, "dir_targets", None) or known
     profdata_tool, llvm_cov = llvm_tool("profdata"), llvm_tool("cov")
+    code = builds.Code.of(args)
     build = builds.ensure_built("coverage", args.variant, args.bug,
-                              targets=[t + "_replay" for t in chosen])
+                                targets=[t + "_replay" for t in chosen], code=code)
+    tree_files, tree_name, cut = tree_sources(build, args.variant, args.bug, code)
     out = os.path.abspath(args.out)
     raw = os.path.join(out, "profraw")
     shutil.rmtree(raw, ignore_errors=True)
@@ -141,7 +244,11 @@ def run_cov(args):
     profdata = os.path.join(out, "mlf.profdata")
     common.run([profdata_tool, "merge", "-sparse", "-o", profdata]
                + sorted(glob.glob(os.path.join(raw, "*.profraw"))))
-    files = summary(llvm_cov, binaries, profdata)
+    cut_files = [os.path.join(cut, n) for n in ("mlf_tree_vmscan.c", "mlf_tree_memcg.c")] \
+        if cut else []
+    files = summary(llvm_cov, binaries, profdata, tree_files, cut_files)
+    uncovered = add_tree_rows(files, llvm_cov, binaries, profdata, tree_files, cut) \
+        if cut else {}
     html = os.path.join(out, "html")
     shutil.rmtree(html, ignore_errors=True)
     cmd = [llvm_cov, "show", "-format=html", "-show-branches=count",
@@ -149,9 +256,12 @@ def run_cov(args):
            "-instr-profile=" + profdata, binaries[0]]
     for b in binaries[1:]:
         cmd += ["-object", b]
-    common.run(cmd + [os.path.join(common.ROOT, s) for s in SOURCES],
-               stdout=subprocess.DEVNULL)
-    print_table(files)
+    common.run(cmd + cut_files + sorted(tree_files) +
+               [os.path.join(common.ROOT, s) for s in SOURCES], stdout=subprocess.DEVNULL)
+    print_table(files, tree_name)
+    for name, lines in sorted(uncovered.items()):
+        print("cov: the tree's %s: %s" % (name, "every line covered" if not lines else
+                                            "lines not covered: " + ranges(lines)))
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(files, f, indent=1, sort_keys=True)
     print("cov: HTML report %s" % os.path.relpath(os.path.join(html, "index.html")))
@@ -210,7 +320,8 @@ def run_states(args):
     if not chosen:
         raise common.MlfError("no state coverage for the targets of --dir %s" % args.dir)
     build = builds.ensure_built(args.preset, args.variant, args.bug,
-                                targets=[t + "_replay" for t in chosen])
+                                targets=[t + "_replay" for t in chosen],
+                                code=builds.Code.of(args))
     findings = 0
     report = {}
     for target in chosen:
@@ -278,13 +389,14 @@ def register(subparsers):
         "cov", help="source-based coverage of a corpus; plot a campaign",
         description="Run the corpus (default: the shipped one) through the coverage build's "
                     "replay drivers, merge the profiles (llvm-profdata) and report line and "
-                    "branch coverage of src/mm and src/kernel per file (llvm-cov), with an "
-                    "HTML report. --plot DIR draws a campaign's coverage and corpus size over "
+                    "branch coverage per file (llvm-cov) of the code under test (the tree's "
+                    "mm/vmscan.c and mm/memcontrol.c, the lines the cut compiles; its list "
+                    "headers), of src/mm and of src/kernel, with an HTML report. --plot DIR draws a campaign's coverage and corpus size over "
                     "time (DIR/<target>/stats.csv) to a PNG.")
     p.add_argument("--target", help="one target (default: all)")
     p.add_argument("--dir", help="use the corpus of this campaign directory")
     p.add_argument("--corpus", nargs="+", metavar="DIR", help="use these directories")
-    p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)
+    builds.add_code_arguments(p)
     p.add_argument("--bug", help="bug variant")
     p.add_argument("--out", default=os.path.join(common.OUT_DIR, "cov"),
                    help="where the profiles and the HTML go (default out/cov)")

@@ -13,8 +13,8 @@ scenario, the schedules explored, choice points, distinct states, runs cut,
 final states, failures and the time; a failure prints its report and the
 schedule that --replay runs again. Exits 1 on a failure.
 
---as-posted builds the variant with seed 000's own hlist_nulls_add_behind_rcu()
-(zoo/seed-add-behind-as-posted.patch): the review question, docs/explore.md.
+The variants with the cached tail run the tree's hlist_nulls_add_behind_rcu()
+as seed 000's patch 1/5 posted it: the review question, docs/explore.md.
 """
 import argparse
 import os
@@ -24,26 +24,18 @@ from . import common
 from . import engine
 from . import variants
 
-TAIL_CACHE_VARIANTS = ("p1-3", "p1-4", "p1-5", "p1-5-lockrand")
-
-
-def _target(args):
-    """(build preset tree's binary name, variant, bug) for the arguments."""
-    _, default = variants.correct()
-    variant = args.variant or default
-    if args.bug:
-        if args.as_posted:
-            raise common.MlfError("--as-posted and --bug do not go together")
+def _target(args, code):
+    """(binary name, variant, bug) of the build for the arguments: the
+    default tree's variants each have their mlf_explore_<variant>; a bug,
+    another tree or a user's patches are a build of their own, whose
+    mlf_explore runs them."""
+    if args.bug or not code.is_default():
         return "mlf_explore", args.variant, args.bug
-    if args.as_posted:
-        if variant not in TAIL_CACHE_VARIANTS:
-            raise common.MlfError("--as-posted needs a variant with the cached tail (%s), "
-                                  "not %s" % (", ".join(TAIL_CACHE_VARIANTS), variant))
-        return "mlf_explore_as-posted-" + variant, None, None
+    variant = args.variant or code.default_variant()
     variants.check(variant, None)
     if variant in variants.iso()[0]:
         raise common.MlfError("%s is an isolation variant of the reclaim target; explore "
-                              "runs the memcg LRU port" % variant)
+                              "runs the memcg LRU" % variant)
     return "mlf_explore_" + variant, None, None
 
 
@@ -71,8 +63,13 @@ def run(args, extra):
         raise common.MlfError("--seed and --steps are --pct's")
     if args.keep_going and (args.replay is not None or args.expect):
         raise common.MlfError("--keep-going goes with neither --replay nor --expect")
-    name, variant, bug = _target(args)
-    build = builds.ensure_built(args.preset, variant, bug, targets=[name])
+    if args.as_posted:
+        common.deprecated("--as-posted", "nothing more: the variants with the cached tail run "
+                          "the posted hlist_nulls_add_behind_rcu()")
+    code = builds.Code.of(args)
+    code.check()
+    name, variant, bug = _target(args, code)
+    build = builds.ensure_built(args.preset, variant, bug, targets=[name], code=code)
     binary = os.path.join(build, "explore", name)
     if not os.path.exists(binary):
         raise common.MlfError("%s was not built (is explore/CMakeLists.txt there?)" % binary)
@@ -163,9 +160,8 @@ def register(subparsers):
                    help="run one schedule (as a failure prints it) of one --scenario")
     p.add_argument("--expect", metavar="CHECK",
                    help="succeed when CHECK fails (a bug variant's), fail otherwise")
-    p.add_argument("--variant", help="correct variant (default: the tree's, p1-5-lockrand)")
+    builds.add_code_arguments(p)
     p.add_argument("--bug", help="bug variant built on top of the variant")
-    p.add_argument("--as-posted", action="store_true",
-                   help="the variant with seed 000's hlist_nulls_add_behind_rcu() as posted")
+    p.add_argument("--as-posted", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--preset", default="dev", help="build preset (default dev)")
     p.set_defaults(func=run, passthrough=True)

@@ -21,6 +21,7 @@ target and build at the end, with what each found; an engine that did
 not start or ran nothing fails the command with its own error line. The
 directory and the status line are campaign.py's.
 """
+import argparse
 import collections
 import glob
 import hashlib
@@ -345,6 +346,7 @@ def merge_afl(camp, build):
 def prepare(camp, args, sanitizer):
     """Check --resume against the directory, recover it, write campaign.json."""
     meta = camp.load_meta()
+    code = builds.Code.of(args)
     if args.resume:
         if not meta:
             raise common.MlfError("%s is no campaign to resume (no campaign.json)"
@@ -354,6 +356,13 @@ def prepare(camp, args, sanitizer):
             if mine is not None and mine != meta.get(key):
                 raise common.MlfError("%s was fuzzed with %s=%s, not %s"
                                       % (os.path.relpath(camp.dir), key, meta.get(key), mine))
+        theirs = builds.Code.of(argparse.Namespace(), meta)
+        if not code.is_default() and code.meta() != theirs.meta():
+            raise common.MlfError("%s was fuzzed on %s, not %s"
+                                  % (os.path.relpath(camp.dir),
+                                     " ".join(theirs.flags()) or "the default tree",
+                                     " ".join(code.flags())))
+        args.tree, args.patches = theirs.tree, theirs.patches
         if sanitizer and meta.get("sanitizer") not in (None, sanitizer):
             # its crash files are signed by that build's binary
             raise common.MlfError("%s was fuzzed under %s, not %s"
@@ -369,7 +378,9 @@ def prepare(camp, args, sanitizer):
     elif args.dir_given and camp.exists() and meta:
         raise common.MlfError("%s holds a campaign; use --resume to go on with it"
                               % os.path.relpath(camp.dir))
-    elif meta and (meta.get("variant"), meta.get("bug")) != (args.variant, args.bug):
+    elif meta and (meta.get("variant"), meta.get("bug"), meta.get("tree"),
+                   meta.get("patches") or []) != (args.variant, args.bug, code.tree,
+                                                  code.patches):
         # out/ is shared by one-off runs: keep the corpus, the stats start over
         if os.path.exists(camp.stats):
             os.rename(camp.stats, camp.stats + time.strftime(".%Y%m%d-%H%M%S"))
@@ -381,11 +392,10 @@ def prepare(camp, args, sanitizer):
     if not args.resume or not common.count_files(camp.corpus):
         targets.seed_working_corpus(camp.target, camp.corpus)
     runs = meta.get("runs", 0) + 1
-    camp.save_meta({"target": camp.target, "engine": args.engine,
-                    "sanitizer": sanitizer, "variant": args.variant,
-                    "bug": args.bug, "memory_model": engine.memory_model(),
-                    "runs": runs, "started": meta.get("started") or
-                    time.strftime("%Y-%m-%dT%H:%M:%S")})
+    camp.save_meta(dict(code.meta(), target=camp.target, engine=args.engine,
+                        sanitizer=sanitizer, variant=args.variant, bug=args.bug,
+                        memory_model=engine.memory_model(), runs=runs,
+                        started=meta.get("started") or time.strftime("%Y-%m-%dT%H:%M:%S")))
 
 
 def snapshot_binary(camp, build):
@@ -410,7 +420,8 @@ def fuzz_one(target, sanitizer, seconds, args, extra):
     else:
         preset = "afl"
     build = snapshot_binary(camp, builds.ensure_built(preset, args.variant, args.bug,
-                                                      targets=[target]))
+                                                      targets=[target],
+                                                      code=builds.Code.of(args)))
     signer = signatures.Signer(builds.binary(build, target), camp.dir)
     crash_signer = campaign.CrashSigner(camp, signer)
     status = campaign.Status(camp, args.status, signer, quiet=args.status <= 0)
@@ -519,6 +530,7 @@ def run(args, extra):
     # behind that a second, right command would take for a campaign
     if not args.resume:
         variants.check(args.variant, args.bug)
+        builds.Code.of(args).check()
     if any(engine_of(t, args) == "libfuzzer" for t in chosen):
         engine.check_libfuzzer_args(extra, "tools/mlf fuzz")
     runs = plan(chosen, args)
@@ -546,9 +558,14 @@ def run(args, extra):
               % (label, r["execs"], rate, r["corpus"], cov, r["cov"], r.get("ft", 0),
                  len(r["crashes"]), len(r["new"]), len(r["groups"]),
                  " (interrupted after %d s)" % r["seconds"] if r.get("interrupted") else ""))
+        # the hint names the code under test as the user gave it (the
+        # campaign's campaign.json has it too)
+        flags = " ".join(builds.Code.of(args).flags() +
+                         (["--seed-level", args.variant] if args.variant else []))
         for key, files, msg, sigs in r["groups"]:
-            print("  %-40s x%-4d %s  (tools/mlf minimize %s)"
-                  % (key, len(files), os.path.relpath(files[0]), os.path.relpath(files[0])))
+            print("  %-40s x%-4d %s  (tools/mlf minimize %s%s)"
+                  % (key, len(files), common.shown_path(files[0]),
+                     flags + " " if flags else "", common.shown_path(files[0])))
             where = signatures.where_line(key, sigs)
             if where:
                 print("  %-40s %s" % ("", where))
@@ -594,7 +611,7 @@ def register(subparsers):
     p.add_argument("--no-merge", dest="merge", action="store_false",
                    help="skip the corpus merge at the end")
     p.add_argument("--verbose", action="store_true", help="also show the engine's output")
-    p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)
+    builds.add_code_arguments(p)
     p.add_argument("--bug", help="bug variant (bug-...) on top of the variant")
     p.add_argument("--sanitizer", choices=["asan", "tsan"],
                    help="libFuzzer build: asan (ASan+UBSan, preset fuzz) or tsan "

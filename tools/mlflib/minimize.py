@@ -10,6 +10,7 @@ target and the check, so no TARGET or EXPECT file is written).
 import os
 import shutil
 
+from . import builds
 from . import campaign
 from . import common
 from . import engine
@@ -31,6 +32,8 @@ def run(args, extra):
     args.variant = args.variant or meta.get("variant")
     args.bug = args.bug or meta.get("bug")
     engine.set_memory_model(args.memory_model or meta.get("memory_model"))
+    code = builds.Code.of(args, meta)
+    code.check()
     target = (args.target or meta.get("target") or targets.trace_target_of_file(args.file)
               or regressions.guess_target(args.file))
     if not target:
@@ -48,7 +51,7 @@ def run(args, extra):
     work = None
     try:
         sig, best, trace, work = shrink.minimize(start[0], target, args.variant, args.bug,
-                                                 args.byte_runs)
+                                                 args.byte_runs, code=code)
         finish(args, target, sig, best, trace)
     finally:
         for d in (work, encoded):
@@ -78,10 +81,11 @@ def register(subparsers):
         "minimize", help="shrink a failing input, keeping its signature",
         description="Byte-level minimization (libFuzzer -minimize_crash), then op-level "
                     "delta debugging on the trace, keeping the same signature (check name "
-                    "and failing op kind). Writes FILE.min and FILE.min.trace.")
+                    "and failing op kind). Writes FILE.min and FILE.min.trace. A campaign's "
+                    "file minimizes on the campaign's target, variant, bug, tree and patches.")
     p.add_argument("file")
     p.add_argument("--target", help="fuzz target (default: guessed from the path)")
-    p.add_argument("--variant", help="correct variant the input fails on")
+    builds.add_code_arguments(p)
     p.add_argument("--bug", help="bug variant the input fails on")
     p.add_argument("--byte-runs", type=int, default=20000,
                    help="the byte-level pass's libFuzzer -runs (default 20000)")

@@ -27,9 +27,8 @@ PACKAGES = {
     "afl++": "the afl preset and AFL++ campaigns",
     "python3": "tools/mlf",
     "gnuplot-nox": "the PNG plots of bench and cov (pngcairo terminal)",
-    "linux-source-6.12": "the kernel tree tools/mlf kernel fuzzes by default",
-    "unifdef": "resolves the port's variant #ifdefs (ctest kernel/port-fidelity)",
-    "patch": "applies the bug zoo's patches (zoo/) to a copy of src/",
+    "linux-source-6.12": "the kernel tree whose memcg LRU is the code under test",
+    "patch": "the one patch applier (kernel/patch_tree.py): seed series, zoo, --patches",
 }
 
 # The version a package is tested with, where a newer one can change what

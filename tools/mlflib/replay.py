@@ -45,10 +45,12 @@ def plan(paths, target=None):
 def run(args, extra):
     for path in args.paths:
         common.check_path(path)
-    camp_defaults(args, args.paths)
+    meta = camp_defaults(args, args.paths)
+    code = builds.Code.of(args, meta)
+    code.check()
     groups = plan(args.paths, args.target)
     build = builds.ensure_built(args.preset, args.variant, args.bug,
-                                targets=[t + "_replay" for t in groups])
+                                targets=[t + "_replay" for t in groups], code=code)
     total, failed, works = 0, [], []
     try:
         for target, files in groups.items():
@@ -72,12 +74,14 @@ def camp_defaults(args, paths):
     """--target, --variant, --bug and --memory-model from the campaign.json
     of the campaign the paths are in (the first one that is), where not
     given: a crash file of `tools/mlf fuzz --bug B` replays on B, as the
-    hints say."""
+    hints say. Returns that campaign.json (its tree and patches, when
+    --tree / --patches are not given: builds.Code.of())."""
     meta = campaign.meta_of_paths(paths)
     for key in ("target", "variant", "bug", "memory_model"):
         if getattr(args, key, None) is None and meta.get(key):
             setattr(args, key, meta[key])
     engine.set_memory_model(getattr(args, "memory_model", None))
+    return meta
 
 
 def register(subparsers):
@@ -87,10 +91,10 @@ def register(subparsers):
                     "A directory's *.trace files are skipped; a file given by name that is a "
                     "readable trace (it starts with a trace magic line) is encoded first and "
                     "runs as the input it spells. Inputs of a campaign (its campaign.json) run "
-                    "on its target, variant and bug unless --target, --variant, --bug say.")
+                    "on its target, variant, bug, tree and patches unless the flags say.")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--target", help="target (default: guessed from the path)")
-    p.add_argument("--variant", help="port variant (default %s)" % common.DEFAULT_VARIANT)
+    builds.add_code_arguments(p)
     p.add_argument("--bug", help="bug variant (bug-...) on top of the variant")
     p.add_argument("--preset", default="dev",
                    help="build preset (default dev; asan for sanitizers)")

@@ -36,10 +36,11 @@ HEADER_WORDS = ("nodes", "run")
 class Replayer:
     """Runs one input through <target>_replay of a variant/bug build."""
 
-    def __init__(self, target, variant, bug, preset="dev"):
+    def __init__(self, target, variant, bug, preset="dev", code=None):
         self.target = target
         self.build = builds.ensure_built_quiet(preset, variant, bug,
-                                               targets=[target + "_replay", "mlf-trace"])
+                                               targets=[target + "_replay", "mlf-trace"],
+                                               code=code)
         self.driver = builds.binary(self.build, target + "_replay")
         self.trace_tool = builds.binary(self.build, "mlf-trace")
         self.runs = 0
@@ -75,12 +76,12 @@ class Replayer:
             os.remove(f.name)
 
 
-def byte_minimize(target, variant, bug, path, sig, work, runs, preset="fuzz"):
+def byte_minimize(target, variant, bug, path, sig, work, runs, preset="fuzz", code=None):
     """libFuzzer -minimize_crash; returns the path of the best input. The
     pass is an extra: when libFuzzer cannot run it, one line says why and
     the op-level pass goes on from the input."""
     try:
-        build = builds.ensure_built_quiet(preset, variant, bug, targets=[target])
+        build = builds.ensure_built_quiet(preset, variant, bug, targets=[target], code=code)
     except common.MlfError as e:
         print("mlf minimize: no byte-level pass (%s)" % e)
         return path
@@ -290,16 +291,20 @@ def op_minimize(rep, path, sig, work):
     return rep.decode(out), out
 
 
-def minimize(path, target, variant=None, bug=None, runs=20000):
+def minimize(path, target, variant=None, bug=None, runs=20000, code=None):
     """Returns (signature, minimized bytes path, trace text or None, work dir)."""
+    code = code or builds.Code()
     replay_preset, fuzz_preset = presets(bug)
-    rep = Replayer(target, variant, bug, replay_preset)
+    rep = Replayer(target, variant, bug, replay_preset, code)
     sig, err = rep.run(path)
     if not sig:
-        raise common.MlfError("%s does not fail on %s" % (path, bug or variant or "the default variant"))
+        what = bug or variant or (code.default_variant() + " (the default variant)")
+        if not code.is_default():
+            what += " of " + " ".join(code.flags())
+        raise common.MlfError("%s does not fail on %s" % (path, what))
     work = tempfile.mkdtemp(prefix="mlf-minimize-")
     try:
-        best = byte_minimize(target, variant, bug, path, sig, work, runs, fuzz_preset)
+        best = byte_minimize(target, variant, bug, path, sig, work, runs, fuzz_preset, code)
         if best != path and rep.run(best)[0] != sig:
             best = path
         trace = None

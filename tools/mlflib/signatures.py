@@ -100,11 +100,12 @@ def ubsan_kind(rest):
 # access is the code whose frame is innermost in its stack, after the
 # runtime's own frames (TSan's entry points and interceptors: memcpy,
 # free, ... are called by the code that made the access):
-# - under test: src/mm/ (the port), and the shim's files that stand for a
-#   kernel API (UNDER_TEST_SHIM); an inlined primitive reports as its own
-#   frame (hlist_nulls_add_head_rcu in rculist_nulls.h), so a primitive
-#   called from the port is the port's. A kernel tree's cut code
-#   (mm/*.c, include/linux/*.h) too.
+# - under test: a kernel tree's code (its mm/*.c, include/linux/*.h: the
+#   cut's #line names them), the models below it (src/mm/), and the shim's
+#   files that stand for a kernel API (UNDER_TEST_SHIM); an inlined
+#   primitive reports as its own frame (hlist_nulls_add_head_rcu in
+#   rculist_nulls.h), so a primitive called from the code under test is
+#   its.
 # - the harness: the rest of src/kernel/ (the scheduler and the engine:
 #   schedule.c, fiber.c, explore.c, rcu_model.c, report.c, task.c,
 #   trace.c, sanitizer.h, ...), src/check/, src/harness/, fuzz/, the
@@ -165,20 +166,31 @@ def shown(path):
     return os.path.relpath(path, common.ROOT) if path.startswith(common.ROOT + "/") else path
 
 
+# the code under test's functions: the tree's, as the vendored cut of the
+# default tree has them (kernel/vendored/, which names each file of the tree)
+VENDORED = {"mlf_tree_vmscan.c": "mm/vmscan.c", "mlf_tree_memcg.c": "mm/memcontrol.c"}
+
+
 def definitions(root):
     """{function: {file}} of the functions defined in the sources under
-    @root (a src/ tree: mm, kernel, check, harness) and in fuzz/."""
+    @root (a src/ tree: mm, kernel, check, harness), in fuzz/, and, for
+    the kernel tree's code, in the vendored cut (as the tree's file: its
+    mm/vmscan.c)."""
     if root not in _DEFINITIONS:
         found = {}
         dirs = [os.path.join(root, d) for d in ("mm", "kernel", "check", "harness")]
-        for d in dirs + [common.FUZZ_DIR]:
+        vendored = os.path.join(common.ROOT, "kernel", "vendored")
+        for d in dirs + [common.FUZZ_DIR, vendored]:
             for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
                 if not name.endswith((".c", ".h")):
                     continue
                 path = os.path.join(d, name)
+                shown_as = VENDORED.get(name) if d == vendored else path
+                if not shown_as:
+                    continue
                 with open(path, encoding="utf-8", errors="replace") as f:
                     for fn in DEFINITION.findall(f.read()):
-                        found.setdefault(fn, set()).add(path)
+                        found.setdefault(fn, set()).add(shown_as)
         _DEFINITIONS[root] = found
     return _DEFINITIONS[root]
 

@@ -16,9 +16,10 @@ from . import variants
 SUMMARY_PREFIX = "mlf stress:"
 
 
-def _binary(build, variant, bug):
-    # the tree's target port is the bug variant (or the tree's variant)
-    if bug or variant is None:
+def _binary(build, variant, bug, code):
+    # the build's target is the bug variant (or the build's variant); the
+    # default tree's build has one per variant too
+    if bug or variant is None or not code.is_default():
         return os.path.join(build, "stress", "mlf_stress")
     return os.path.join(build, "stress", "mlf_stress_" + variant)
 
@@ -33,10 +34,11 @@ def run(args, extra):
         raise common.MlfError("--time must be positive")
     if args.variant in variants.iso()[0]:
         raise common.MlfError("%s is an isolation variant of the reclaim target; stress runs "
-                              "the memcg LRU port (its variants: tools/mlf list variants)"
+                              "the memcg LRU (its variants: tools/mlf list variants)"
                               % args.variant)
-    build = builds.ensure_built(args.preset, args.variant, args.bug)
-    binary = _binary(build, args.variant, args.bug)
+    code = builds.Code.of(args)
+    build = builds.ensure_built(args.preset, args.variant, args.bug, code=code)
+    binary = _binary(build, args.variant, args.bug, code)
     if not os.path.exists(binary):
         raise common.MlfError("%s was not built (is stress/CMakeLists.txt there?)" % binary)
     cmd = [binary, "--readers", args.readers, "--writers", args.writers,
@@ -74,7 +76,7 @@ def register(subparsers):
     p.add_argument("--memcgs", type=int, default=1500)
     p.add_argument("--nodes", type=int, default=1)
     p.add_argument("--time", type=float, default=60.0, help="seconds (default 60)")
-    p.add_argument("--variant", help="correct variant (default: the tree's, p1-5-lockrand)")
+    builds.add_code_arguments(p)
     p.add_argument("--bug", help="bug variant built on top of the variant")
     p.add_argument("--preset", default="dev",
                    help="build preset: dev (default), release, tsan, asan")

@@ -76,7 +76,29 @@ def junit_counts(path):
     return passed, failed, skipped
 
 
-def test_preset(preset, extra, label=None):
+def ctest_command(preset, build):
+    """(ctest command, environment) for @build of @preset: the preset's own
+    tree by its test preset; another (another tree, patches, variant) by
+    --test-dir with the test preset's environment and timeout, which a
+    test preset cannot be pointed elsewhere to give."""
+    if os.path.abspath(build) == common.build_dir(preset):
+        return ["ctest", "--preset", preset], None
+    tests = {p["name"]: p for p in builds.load_presets().get("testPresets", [])}
+    env, timeout, name = {}, None, preset
+    while name:
+        p = tests.get(name, {})
+        for k, v in p.get("environment", {}).items():
+            env.setdefault(k, v.replace("${sourceDir}", common.ROOT))
+        timeout = timeout or p.get("execution", {}).get("timeout")
+        name = p.get("inherits")
+        name = name[0] if isinstance(name, list) else name
+    cmd = ["ctest", "--test-dir", build]
+    if timeout:
+        cmd += ["--timeout", str(timeout)]
+    return cmd, env
+
+
+def test_preset(preset, extra, label=None, variant=None, code=None):
     """Build and test one preset (with @label, only the tests of that
     ctest label); returns a result dict for the summary."""
     start = time.monotonic()
@@ -85,7 +107,7 @@ def test_preset(preset, extra, label=None):
         extra = ["-L", label] + list(extra)
         result["label"] = label
     try:
-        build = builds.ensure_built(preset)
+        build = builds.ensure_built(preset, variant, code=code)
     except common.MlfError as e:
         result.update(status="build failed", detail=str(e),
                       seconds=time.monotonic() - start)
@@ -96,9 +118,9 @@ def test_preset(preset, extra, label=None):
     # --output-junit is relative to the build tree; the preset adds the
     # sanitizer options and the per-test timeout.
     # --no-tests=error: a filter that matches nothing is a failure, not a pass
-    cmd = ["ctest", "--preset", preset, "-j2", "--output-on-failure", "--no-tests=error",
-           "--output-junit", JUNIT] + list(extra)
-    proc = common.run(cmd, cwd=common.ROOT, check=False)
+    cmd, env = ctest_command(preset, build)
+    cmd += ["-j2", "--output-on-failure", "--no-tests=error", "--output-junit", JUNIT]
+    proc = common.run(cmd + list(extra), cwd=common.ROOT, env=env, check=False)
     counts = junit_counts(junit)
     if counts:
         result["passed"], result["failed"], result["skipped"] = counts
@@ -128,10 +150,12 @@ def run(args, extra):
         presets = default_presets()
     for p in presets:
         builds.check_preset(p)
+    code = builds.Code.of(args)
+    code.check()
     total_start = time.monotonic()
     # the default run: of some presets only their own tests
     labels = {} if args.preset else DEFAULT_LABELS
-    results = [test_preset(p, extra, labels.get(p)) for p in presets]
+    results = [test_preset(p, extra, labels.get(p), args.variant, code) for p in presets]
     print("\nmlf test summary:")
     failed_presets = 0
     for r in results:
@@ -163,11 +187,15 @@ def register(subparsers):
         description="Configure, build and ctest the dev (gcc), asan (clang ASan+UBSan) "
                     "and tsan (clang TSan) presets, and fuzz and fuzz-tsan when clang's "
                     "libFuzzer is available (of fuzz-tsan the tests labelled fuzz-tsan, "
-                    "the ones only that build runs). Arguments mlf does not know go to "
-                    "ctest (for example -R list or -V).")
+                    "the ones only that build runs). With --tree / --patches, the same on "
+                    "that code under test (build/<preset>-tree-<hash>). Arguments mlf does "
+                    "not know go to ctest (for example -R list or -V).")
     p.add_argument("--preset", action="append",
                    help="test only this preset, all of its tests (repeatable; default dev, "
                         "asan, tsan, fuzz, fuzz-tsan)")
     p.add_argument("--quick", action="store_true",
                    help="only the dev preset, for a fast check before a commit")
+    builds.add_code_arguments(p, "with --patches, the one seed level the build has (default "
+                                 "v6.12); else the build's default variant (every level "
+                                 "whose patches apply to the tree is tested)")
     p.set_defaults(func=run, passthrough=True)

@@ -27,17 +27,18 @@ from . import signatures
 from . import targets
 
 
-def signer_for(target, variant, bug, preset, cache_dir, signers, own=None):
+def signer_for(target, variant, bug, preset, cache_dir, signers, own=None, code=None):
     """A Signer for the binary given (a campaign's own copy) or built."""
-    key = (target, variant, bug, preset, cache_dir, own,
+    code = code or builds.Code()
+    key = (target, variant, bug, preset, cache_dir, own, code.suffix(),
            os.environ.get("MLF_MEMORY_MODEL"))
     if key not in signers:
         if own:
             path = own
         else:
             name = target if preset in ("fuzz", "afl") else target + "_replay"
-            path = builds.binary(builds.ensure_built_quiet(preset, variant, bug, targets=[name]),
-                                 name)
+            path = builds.binary(builds.ensure_built_quiet(preset, variant, bug, targets=[name],
+                                                           code=code), name)
         signers[key] = signatures.Signer(path, cache_dir)
     return signers[key]
 
@@ -98,14 +99,16 @@ def run(args, extra):
             # the campaign's memory model, unless --memory-model says
             os.environ["MLF_MEMORY_MODEL"] = (args.memory_model or meta.get("memory_model")
                                               or "lkmm")
+            code = builds.Code.of(args, meta)
             own = None
-            if camp and not (args.preset or args.variant or args.bug or args.rebuild):
+            if camp and not (args.preset or args.variant or args.bug or args.rebuild or
+                             args.tree or args.patches):
                 # the binary the campaign ran (fuzz preset, its variant and bug)
                 cand = os.path.join(camp, "build", "fuzz", target)
                 own = cand if os.path.exists(cand) else None
             # a TSan campaign's race shows only in a TSan build
             preset = args.preset or ("fuzz-tsan" if meta.get("sanitizer") == "tsan" else "dev")
-            signer = signer_for(target, variant, bug, preset, camp, signers, own)
+            signer = signer_for(target, variant, bug, preset, camp, signers, own, code)
             # a readable trace runs as the input it spells
             runs, _, work = engine.encoded([path], target)
             works.append(work)
@@ -114,7 +117,8 @@ def run(args, extra):
                 raise common.MlfError("%s: cannot read it" % path)
             sig, msg = result
             if sig == signatures.NO_REPRO:
-                norepro.append((path, bug or variant, msg))
+                norepro.append((path, " ".join(filter(None, [bug or variant] + code.flags())),
+                                msg))
                 continue
             entry = groups.setdefault((target, signatures.failure_key(sig, args.by)),
                                       {"files": [], "msg": msg, "sigs": {}})
@@ -128,7 +132,7 @@ def run(args, extra):
         signer.save()
     width = max([len(s) for _, s in groups] + [20])
     for (target, key), g in groups.items():
-        print("%-*s  %4d  %s  %s" % (width, key, len(g["files"]), os.path.relpath(g["files"][0]),
+        print("%-*s  %4d  %s  %s" % (width, key, len(g["files"]), common.shown_path(g["files"][0]),
                                     re.sub(r"\s+", " ", g["msg"])))
         where = signatures.where_line(key, g["sigs"])
         if where:
@@ -137,7 +141,7 @@ def run(args, extra):
     for path, on, msg in norepro:
         # not a failure: the file ran clean on the build it was given
         print("%-*s  %4s  %s  on %s: %s" % (width, signatures.NO_REPRO, "-",
-                                            os.path.relpath(path),
+                                            common.shown_path(path),
                                             on or common.DEFAULT_VARIANT, msg))
     n = len(entries)
     print("triage: %d crash file%s, %d unique failure%s%s" % (
@@ -153,13 +157,13 @@ def register(subparsers):
                     "directories or files) once and print one line per unique failure: "
                     "signature (check/op kind, or sanitizer kind/top frame), count, first "
                     "file, the check's message; files that do not fail are listed apart "
-                    "(no-repro) and are no failure. A campaign's target, variant and bug come "
-                    "from its campaign.json; a corpus/regressions/<name>/ directory's inputs "
+                    "(no-repro) and are no failure. A campaign's target, variant, bug, tree and "
+                    "patches come from its campaign.json; a corpus/regressions/<name>/ directory's inputs "
                     "(repro, ...) run on bug <name> (a zoo bug) or its TARGET's target. No "
                     "crash file at all is an error.")
     p.add_argument("paths", nargs="+", metavar="DIR")
     p.add_argument("--target", help="target (default: the campaign's, or from the path)")
-    p.add_argument("--variant", help="variant (default: the campaign's)")
+    builds.add_code_arguments(p, "the seed level (default: the campaign's)")
     p.add_argument("--bug", help="bug variant (default: the campaign's)")
     p.add_argument("--rebuild", action="store_true",
                    help="run a campaign's files through the current build, not the copy "
@@ -174,6 +178,6 @@ def register(subparsers):
                         "uses; the default, or fuzz-tsan's for a TSan campaign) or fuzz "
                         "(libFuzzer with ASan+UBSan). A campaign's "
                         "files run through the copy of the binary it ran, unless --preset, "
-                        "--variant, --bug or --rebuild says otherwise")
+                        "--variant, --bug, --tree, --patches or --rebuild says otherwise")
     engine.add_memory_model_argument(p)
     p.set_defaults(func=run)

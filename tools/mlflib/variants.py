@@ -28,7 +28,7 @@ def correct():
         text = _read(CMAKELISTS)
     except OSError:
         return list(common.CORRECT_VARIANTS), common.DEFAULT_VARIANT
-    m = re.search(r"set\(MLF_CORRECT_VARIANTS\s+([^)]*)\)", text)
+    m = re.search(r"set\(MLF_ALL_VARIANTS\s+([^)]*)\)", text)
     variants = m.group(1).split() if m else list(common.CORRECT_VARIANTS)
     m = re.search(r"set\(MLF_VARIANT\s+\"([^\"]+)\"", text)
     default = m.group(1) if m else common.DEFAULT_VARIANT

@@ -105,7 +105,18 @@ def one_run(binary, target, expected, out, budget, seed, extra):
 def zoo_one(bug, target, args, extra):
     expected = bug.expect_for(target)
     preset = preset_of(bug)
-    build = builds.ensure_built(preset, None, bug.name, targets=[target])
+    code = builds.Code.of(args)
+    try:
+        build = builds.ensure_built(preset, args.variant, bug.name, targets=[target], code=code)
+    except common.MlfError as e:
+        if code.is_default():
+            raise
+        # a zoo patch written against 6.12 may not apply to another tree
+        print("mlf zoo: %s: %s" % (bug.name, e))
+        return {"name": bug.name, "target": target, "expect": expected, "engine": bug.engine,
+                "fixed_by": upstream_fix(bug), "caught": None, "caught_runs": 0,
+                "other_checks": {}, "median_seconds": None, "median_execs": None,
+                "max_seconds": None, "runs": [], "not_built": str(e)}
     binary = builds.binary(build, target)
     base = os.path.join(common.OUT_DIR, "zoo", bug.name, target)
     if os.path.isdir(base):
@@ -181,12 +192,14 @@ def print_table(rows, historical=False):
     for r in rows:
         cells = (r.get("fixed_by") or "-", r.get("engine") or "-") if historical else ()
         print(fmt % (cells + (
-            r["name"], r["target"], "%d/%d" % (r["caught_runs"], len(r["runs"])),
+            r["name"], r["target"],
+            "%d/%d" % (r["caught_runs"], len(r["runs"])) if r["runs"] else "n/a",
             r["expect"],
             "%.2f" % r["median_seconds"] if r["median_seconds"] is not None else "-",
             "%.2f" % r["max_seconds"] if r.get("max_seconds") is not None else "-",
             "%d" % r["median_execs"] if r["median_execs"] is not None else "-",
-            ", ".join("%s x%d" % kv for kv in sorted(r["other_checks"].items())) or "-")))
+            ", ".join("%s x%d" % kv for kv in sorted(r["other_checks"].items())) or
+            ("does not apply to this tree" if r.get("not_built") else "-"))))
     # where each data race was, caught or not: its two accesses' lines
     for r in rows:
         races = {}
@@ -225,6 +238,11 @@ def run(args, extra):
         common.check_path(args.json, "out", "--json")
     if args.runs < 1 or args.time < 1:
         raise common.MlfError("--runs and --time must be positive")
+    code = builds.Code.of(args)
+    code.check()
+    if args.save and not code.is_default():
+        raise common.MlfError("--save files reproducers of the default tree's bugs in "
+                              "corpus/regressions/: not with --tree or --patches")
     engine.check_libfuzzer_args(extra, "tools/mlf zoo")
     rows = []
     for b in chosen:
@@ -237,7 +255,8 @@ def run(args, extra):
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
         print("mlf zoo: wrote %s" % args.json)
-    return 0 if all(r["caught"] for r in rows) else 1
+    # a bug whose patch does not apply to another tree is said, not failed
+    return 0 if all(r["caught"] or r.get("not_built") for r in rows) else 1
 
 
 def register(subparsers):
@@ -248,9 +267,12 @@ def register(subparsers):
                     "worker) --runs times, report how many runs the expected check caught "
                     "(a run stopped by another check is not caught; the table names that "
                     "check) with the median seconds and execs; with --save, minimize the "
-                    "first reproducer and file it as corpus/regressions/<bug>/. Unknown flags "
-                    "go to libFuzzer.")
+                    "first reproducer and file it as corpus/regressions/<bug>/. With --tree / "
+                    "--patches, each bug's patch goes onto that code (one that does not "
+                    "apply is said, as n/a). Unknown flags go to libFuzzer.")
     p.add_argument("--bugs", help="comma-separated bug variants (default: all)")
+    builds.add_code_arguments(p, "the seed level the bugs are built on (default: each "
+                                 "bug's Variant:, else the default)")
     p.add_argument("--historical", action="store_true",
                    help="only the bugs that shipped upstream (Fixed-by: <commit hash>), "
                         "with their fix and engine (docs/historical.md)")

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Included after shrink_one()'s definition, before shrink_many()'s (the
- * port's vmscan.c; the cut of a kernel tree): each call of shrink_one()
- * raises the walk's VISIT event before it runs and reports what it decided
- * after (kernel/trace.h), with no line in either text.
+ * Included in the generated mlf_tree_vmscan.c after shrink_one()'s
+ * definition, before shrink_many()'s: each call of shrink_one() raises the
+ * walk's VISIT event before it runs and reports what it decided after
+ * (src/kernel/trace.h), with no line in the tree's text.
  */
 #ifndef _MLF_MM_SHRINK_ONE_HOOK_H
 #define _MLF_MM_SHRINK_ONE_HOOK_H

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* <linux/const.h> for the tree's list headers in the floor: kernel.h has it. */
