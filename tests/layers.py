@@ -115,7 +115,7 @@ def selftest():
         "src/check/checks.c": '#include "state.h"\n',
         "src/harness/world.h": '#include "check/state.h"\n',
         "fuzz/target.c": '#include "harness/world.h"\n#include "codec.h"\n',
-        "fuzz/codec.h": "",
+        "fuzz/memcg_lru_codec.h": "",
     }
     bad = [
         ("src/check/checks.c", '#include "harness/world.h"\n', "a later layer"),
