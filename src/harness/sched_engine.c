@@ -14,6 +14,7 @@
 #include "check/checks.h"
 #include "check/fast_checks.h"
 #include "check/lin.h"
+#include "check/slot.h"
 #include "check/walk_checks.h"
 #include "check/walk_stale.h"
 #include "kernel/rcu_model.h"
@@ -23,18 +24,9 @@
 #define MAX_TASKS (SCHED_MAX_WRITERS + SCHED_MAX_READERS)
 #define MAX_HELD 16
 
-enum slot_state {
-	SS_EMPTY,
-	SS_ONLINING,
-	SS_ONLINE,
-	SS_OFFLINING,
-	SS_OFFLINE,
-	SS_RELEASING,
-};
-
 struct slot {
 	struct mem_cgroup *memcg;	/* published: rcu_assign_pointer */
-	int state;			/* enum slot_state, relaxed atomics */
+	int state;			/* enum mlf_slot_state, relaxed atomics */
 	/* the memcg allocated for the slot until its release returned */
 	struct mem_cgroup *alloc;
 };
@@ -212,10 +204,10 @@ static bool do_online(int i, u8 flags, int bin)
 	struct mem_cgroup *memcg;
 
 	harness_point(s);
-	if (state_of(s) != SS_EMPTY)
+	if (state_of(s) != SLOT_EMPTY)
 		return false;
 	take_over(s);
-	set_state(s, SS_ONLINING);
+	set_state(s, SLOT_ONLINING);
 	memcg = mem_cgroup_alloc(i);
 	set_alloc(i, memcg);
 	if (mlf_sched_running())
@@ -223,7 +215,7 @@ static bool do_online(int i, u8 flags, int bin)
 	set_shrink(memcg, flags);
 	mem_cgroup_css_online(memcg);
 	rcu_assign_pointer(s->memcg, memcg);
-	set_state(s, SS_ONLINE);
+	set_state(s, SLOT_ONLINE);
 	return true;
 }
 
@@ -235,7 +227,7 @@ static bool do_offline(int i, int bin)
 
 	/* nothing of the slot is read before its point: others may change it */
 	harness_point(s);
-	if (state_of(s) != SS_ONLINE)
+	if (state_of(s) != SLOT_ONLINE)
 		return false;
 	take_over(s);
 	memcg = handed_over(i);
@@ -243,9 +235,9 @@ static bool do_offline(int i, int bin)
 	/* css_offline(): OLD on every node */
 	expect(LIN_EXPECT_ROTATE, MEMCG_LRU_OLD, -1, i, bin);
 #endif
-	set_state(s, SS_OFFLINING);
+	set_state(s, SLOT_OFFLINING);
 	css_offline(memcg);
-	set_state(s, SS_OFFLINE);
+	set_state(s, SLOT_OFFLINE);
 	/* the base reference: maybe the last, then the memcg is dead */
 	mem_cgroup_put(memcg);
 	return true;
@@ -257,20 +249,20 @@ static bool try_release(int i)
 	struct mem_cgroup *memcg;
 
 	harness_point(s);
-	if (state_of(s) != SS_OFFLINE || refs_of(handed_over(i)))
+	if (state_of(s) != SLOT_OFFLINE || refs_of(handed_over(i)))
 		return false;
 	take_over(s);
 	memcg = handed_over(i);
 	/* css_release's work runs after the last put of a reference */
 	mlf_wmm_acquire_newest(&memcg->refcnt.counter,
 			       sizeof(memcg->refcnt.counter));
-	set_state(s, SS_RELEASING);
+	set_state(s, SLOT_RELEASING);
 	expect(LIN_EXPECT_RELEASE, 0, -1, i, -1);
 	rcu_assign_pointer(s->memcg, NULL);
 	/* mem_cgroup_css_released(), then the free after a grace period */
 	css_release(memcg);
 	set_alloc(i, NULL);
-	set_state(s, SS_EMPTY);
+	set_state(s, SLOT_EMPTY);
 	return true;
 }
 
@@ -651,7 +643,7 @@ MLF_NO_TSAN static void result_probe(void *lruvec, int op)
 		       E.tasks[t].walk.nid, op ? slot : -1, -1);
 
 	if (op == MEMCG_LRU_YOUNG && slot >= 0 &&
-	    state_of(&E.slots[slot]) == SS_OFFLINING &&
+	    state_of(&E.slots[slot]) == SLOT_OFFLINING &&
 	    /* the harness looks on: no scheduling point */
 	    __atomic_load_n(&memcg->online, __ATOMIC_RELAXED))
 		E.stats->young_in_offline_window++;
@@ -813,7 +805,7 @@ static void fill_world(void)
 
 		E.world.cs.slots[i].memcg = memcg;
 		E.world.cs.slots[i].state = !memcg ? SLOT_EMPTY :
-					 state_of(&E.slots[i]) == SS_ONLINE ?
+					 state_of(&E.slots[i]) == SLOT_ONLINE ?
 						 SLOT_ONLINE :
 					 refs_of(memcg) ? SLOT_OFFLINE :
 							  SLOT_DEAD;
@@ -848,14 +840,14 @@ static void quiescence(void)
 		struct mem_cgroup *memcg = alloc_of(i);
 		int state = state_of(&E.slots[i]);
 
-		if (state != SS_EMPTY && state != SS_ONLINE &&
-		    state != SS_OFFLINE)
+		if (state != SLOT_EMPTY && state != SLOT_ONLINE &&
+		    state != SLOT_OFFLINE)
 			fail_conservation(i, "m%d is in a transient state (%d) at quiescence",
 					  i, state);
-		if (state == SS_ONLINE && refs_of(memcg) != 1)
+		if (state == SLOT_ONLINE && refs_of(memcg) != 1)
 			fail_conservation(i, "online m%d holds %ld references at quiescence, not 1",
 					  i, refs_of(memcg));
-		if (state == SS_OFFLINE && refs_of(memcg))
+		if (state == SLOT_OFFLINE && refs_of(memcg))
 			fail_conservation(i, "offline m%d holds %ld references at quiescence (a leak)",
 					  i, refs_of(memcg));
 	}
@@ -883,14 +875,14 @@ static void teardown(void)
 
 		if (!memcg)
 			continue;
-		if (state_of(s) == SS_ONLINE) {
+		if (state_of(s) == SLOT_ONLINE) {
 			css_offline(memcg);
 			mem_cgroup_put(memcg);
 		}
 		css_release(memcg);
 		set_alloc(i, NULL);
 		s->memcg = NULL;
-		set_state(s, SS_EMPTY);
+		set_state(s, SLOT_EMPTY);
 		E.world.cs.slots[i].memcg = NULL;
 		E.world.cs.slots[i].state = SLOT_EMPTY;
 	}

@@ -92,7 +92,7 @@ void stress_setup(const struct stress_config *in)
 		slots_cap = stress_cfg.pool_size;
 	}
 	for (i = 0; i < stress_cfg.pool_size; i++) {
-		stress_slots[i].state = CS_EMPTY;
+		stress_slots[i].state = SLOT_EMPTY;
 		stress_slots[i].memcg = NULL;
 	}
 	for (nid = 0; nid < stress_cfg.nr_nodes; nid++)
@@ -119,7 +119,7 @@ void stress_teardown(void)
 
 		if (!memcg)
 			continue;
-		if (stress_slots[i].state == CS_ONLINE) {
+		if (stress_slots[i].state == SLOT_ONLINE) {
 			css_offline(memcg);
 			mem_cgroup_put(memcg);
 		}
@@ -130,7 +130,7 @@ void stress_teardown(void)
 		css_release(memcg);
 		stress_tl.releases++;
 		stress_slots[i].memcg = NULL;
-		stress_slots[i].state = CS_EMPTY;
+		stress_slots[i].state = SLOT_EMPTY;
 		stress_lru_world.cs.slots[i].memcg = NULL;
 		stress_lru_world.cs.slots[i].state = SLOT_EMPTY;
 		stress_lru_world.cs.slots[i].refs = 0;

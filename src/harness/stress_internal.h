@@ -15,20 +15,12 @@
 
 #include <pthread.h>
 
+#include "check/slot.h"
 #include "stress.h"
-
-enum stress_slot_state {
-	CS_EMPTY,
-	CS_ONLINING,
-	CS_ONLINE,
-	CS_OFFLINING,
-	CS_OFFLINE,
-	CS_RELEASING,
-};
 
 struct stress_slot {
 	pthread_mutex_t lock;
-	int state;			/* enum stress_slot_state, atomic */
+	int state;			/* enum mlf_slot_state (check/slot.h), atomic */
 	struct mem_cgroup *memcg;	/* under lock */
 };
 

@@ -14,12 +14,6 @@
 
 #include "check/checks.h"
 
-static const char *const state_names[] = {
-	[CS_EMPTY] = "empty",	     [CS_ONLINING] = "onlining",
-	[CS_ONLINE] = "online",	     [CS_OFFLINING] = "offlining",
-	[CS_OFFLINE] = "offline",    [CS_RELEASING] = "releasing",
-};
-
 void stress_fail_conservation(int nid, int gen, int bin, int memcg,
 			    const char *fmt, ...)
 {
@@ -99,10 +93,10 @@ static void check_conservation(void)
 		int state = stress_slots[i].state;
 		long refs;
 
-		if (state != CS_ONLINE && state != CS_EMPTY)
+		if (state != SLOT_ONLINE && state != SLOT_EMPTY)
 			stress_fail_conservation(MLF_NONE, MLF_NONE, MLF_NONE, i,
 					       "m%d is %s at quiescence with %ld references (a reference was leaked)",
-					       i, state_names[state],
+					       i, mlf_slot_state_name(state),
 					       memcg ? stress_memcg_refs(memcg) :
 						       0);
 		if (!memcg)

@@ -44,8 +44,8 @@ static struct mem_cgroup *pin(int i)
 
 	pthread_mutex_lock(&s->lock);
 	state = slot_state(s);
-	if ((state == CS_ONLINE || state == CS_OFFLINING ||
-	     state == CS_OFFLINE) &&
+	if ((state == SLOT_ONLINE || state == SLOT_OFFLINING ||
+	     state == SLOT_OFFLINE) &&
 	    mem_cgroup_tryget(s->memcg))
 		memcg = s->memcg;
 	pthread_mutex_unlock(&s->lock);
@@ -67,11 +67,11 @@ bool stress_do_online(int i, u8 flags)
 	struct mem_cgroup *memcg;
 
 	pthread_mutex_lock(&s->lock);
-	if (slot_state(s) != CS_EMPTY) {
+	if (slot_state(s) != SLOT_EMPTY) {
 		pthread_mutex_unlock(&s->lock);
 		return false;
 	}
-	set_slot_state(s, CS_ONLINING);
+	set_slot_state(s, SLOT_ONLINING);
 	pthread_mutex_unlock(&s->lock);
 
 	memcg = mem_cgroup_alloc(i);
@@ -81,7 +81,7 @@ bool stress_do_online(int i, u8 flags)
 
 	pthread_mutex_lock(&s->lock);
 	s->memcg = memcg;
-	set_slot_state(s, CS_ONLINE);
+	set_slot_state(s, SLOT_ONLINE);
 	pthread_mutex_unlock(&s->lock);
 	return true;
 }
@@ -92,18 +92,18 @@ static bool do_offline(int i)
 	struct mem_cgroup *memcg;
 
 	pthread_mutex_lock(&s->lock);
-	if (slot_state(s) != CS_ONLINE) {
+	if (slot_state(s) != SLOT_ONLINE) {
 		pthread_mutex_unlock(&s->lock);
 		return false;
 	}
-	set_slot_state(s, CS_OFFLINING);
+	set_slot_state(s, SLOT_OFFLINING);
 	memcg = s->memcg;
 	pthread_mutex_unlock(&s->lock);
 
 	css_offline(memcg);
 
 	pthread_mutex_lock(&s->lock);
-	set_slot_state(s, CS_OFFLINE);
+	set_slot_state(s, SLOT_OFFLINE);
 	pthread_mutex_unlock(&s->lock);
 	/* the base reference: may be the last one, then it is dead */
 	mem_cgroup_put(memcg);
@@ -115,12 +115,12 @@ bool stress_try_release(int i)
 	struct stress_slot *s = &stress_slots[i];
 	struct mem_cgroup *memcg = NULL;
 
-	if (slot_state(s) != CS_OFFLINE)
+	if (slot_state(s) != SLOT_OFFLINE)
 		return false;
 	pthread_mutex_lock(&s->lock);
-	if (slot_state(s) == CS_OFFLINE && !stress_memcg_refs(s->memcg)) {
+	if (slot_state(s) == SLOT_OFFLINE && !stress_memcg_refs(s->memcg)) {
 		memcg = s->memcg;
-		set_slot_state(s, CS_RELEASING);
+		set_slot_state(s, SLOT_RELEASING);
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (!memcg)
@@ -141,7 +141,7 @@ bool stress_try_release(int i)
 
 	pthread_mutex_lock(&s->lock);
 	s->memcg = NULL;
-	set_slot_state(s, CS_EMPTY);
+	set_slot_state(s, SLOT_EMPTY);
 	pthread_mutex_unlock(&s->lock);
 	return true;
 }
