@@ -7,7 +7,8 @@
  * the failures and the time. A failure prints its report, the schedule's
  * last steps and the schedule as a string that --replay runs again.
  *
- *   mlf_explore_<variant> [--scenario NAME] [--bound N]
+ *   mlf_explore_<variant> [--scenario NAME] [--bound N] [--weak-bound W]
+ *                         [--memory-model lkmm|sc]
  *                         [--complete | --heuristic]
  *                         [--replay SCHEDULE] [--expect CHECK[|CHECK]]
  *                         [--keep-going] [--list]
@@ -18,6 +19,12 @@
  * MLF_SCHED_PCT_RANDOM), seeds S.., D - 1 change points over K steps (by
  * default the length of the run with none); each run finds a bug of depth
  * D with probability >= 1 / (n K^(D-1)), if the run is no longer than K.
+ *
+ * Under the weak memory model (lkmm, the default; kernel/wmm.h) a marked
+ * load may read an older store, a store go before newer ones: each such
+ * weak choice other than the newest spends one of --weak-bound (default
+ * 1), as a preemption spends one of --bound (default 2). --memory-model sc
+ * runs every execution sequentially consistent.
  *
  * Modes: the reduction (default; sound, docs/explore.md), --complete (every
  * schedule within the bound) and --heuristic (state hashing, which may
@@ -55,7 +62,7 @@ static const char *expect;
 static unsigned long schedules;
 static bool keep_going;
 /* the memory model, and the most weak choices other than the newest */
-static enum mlf_memory_model memory_model = MLF_MM_SC;
+static enum mlf_memory_model memory_model = MLF_MM_LKMM;
 static long weak_bound = 1;
 /* --pct: the run's seed, the depth, the steps, or 0 when enumerating */
 static struct {
@@ -234,8 +241,9 @@ static void on_failure(const struct mlf_failure *f)
 	}
 	fprintf(stderr, "schedule (after %lu schedules): ", schedules + 1);
 	print_schedule_string(stderr, run->log, run->nr_log);
-	fprintf(stderr, "\nreplay: tools/mlf explore --scenario %s --replay '",
-		scenario->name);
+	fprintf(stderr, "\nreplay: tools/mlf explore --scenario %s%s --replay '",
+		scenario->name,
+		memory_model == MLF_MM_SC ? " --memory-model sc" : "");
 	print_schedule_string(stderr, run->log, run->nr_log);
 	fprintf(stderr, "' (%s)\n", MLF_EXPLORE_BUILD);
 out:
@@ -379,6 +387,16 @@ static void sample(const struct explore_scenario *sc, unsigned long runs,
 	pct.steps = 0;
 }
 
+/* "memory-model=lkmm weak-bound=W", for the summary */
+static const char *weak_bound_str(void)
+{
+	static char buf[48];
+
+	snprintf(buf, sizeof(buf), "memory-model=lkmm weak-bound=%ld",
+		 weak_bound);
+	return buf;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -440,9 +458,11 @@ static void explore(const struct explore_scenario *sc, int bound,
 	}
 	mlf_explore_use(NULL, NULL);
 	mlf_explore_visited_free(visited);
-	printf("mlf explore: build=%s scenario=%s bound=%d mode=%s%s\n",
-	       MLF_EXPLORE_BUILD, sc->name, bound, mlf_explore_mode_name(mode),
-	       replay ? " replay" : "");
+	printf("mlf explore: build=%s scenario=%s bound=%d %s mode=%s%s\n",
+	       MLF_EXPLORE_BUILD, sc->name, bound,
+	       memory_model == MLF_MM_SC ? "memory-model=sc" :
+					   weak_bound_str(),
+	       mlf_explore_mode_name(mode), replay ? " replay" : "");
 	printf("  schedules %lu  choice points %lu  distinct states %lu  "
 	       "pruned %lu  truncated %lu\n",
 	       schedules, stats.choice_points, stats.states, stats.pruned,

@@ -91,6 +91,21 @@ static void generations(struct sched_input *in)
 	reader(in);
 }
 
+/*
+ * A walker stands on m0 (shrinking it, its reference held) while one writer
+ * moves it to the young generation and back to the old one and the other
+ * moves the memcg after it to the young one: the walk goes on from m0's
+ * links, in whichever generation they are now.
+ */
+static void moved_under_walk(struct sched_input *in)
+{
+	base(in, 3);
+	op(in, W0, SOP_ROTATE, 0, ROT_YOUNG);
+	op(in, W0, SOP_ROTATE, 0, ROT_OLD);
+	op(in, W1, SOP_ROTATE, 1, ROT_YOUNG);
+	reader(in);
+}
+
 const struct explore_scenario explore_scenarios[] = {
 	{ "tail-tail", "two tail insertions into one bin at once", tail_tail },
 	{ "tail-leaves", "the tail offlined and released while another appends",
@@ -99,6 +114,9 @@ const struct explore_scenario explore_scenarios[] = {
 	{ "generations",
 	  "young / old rotations empty a generation while another appends",
 	  generations },
+	{ "moved-under-walk",
+	  "the memcg a walker stands on, and the next, move between generations",
+	  moved_under_walk },
 };
 
 const int explore_nr_scenarios = ARRAY_SIZE(explore_scenarios);

@@ -6,10 +6,16 @@
  * byte format: sched_codec.h), so a failure replays every time, in every
  * build. A failure prints the input's trace (sched_trace.h) around the
  * failing op, the ops the other tasks were in, the schedule's decisions
- * with the step each falls on, then the engine prints the schedule's last
- * steps. MLF_SCHED_SHOW=N shows a run that passes: its counts and its
- * last N steps (up to 512), to read what a seed or a reproducer does on
- * a variant where it does not fail.
+ * with the step each falls on, the weak choices with the weak choice point
+ * each falls on, then the engine prints the schedule's last steps.
+ * MLF_SCHED_SHOW=N shows a run that passes: its counts and its last N
+ * steps (up to 512), to read what a seed or a reproducer does on a
+ * variant where it does not fail.
+ *
+ * The memory model is the weak one after the LKMM (kernel/wmm.h), whose
+ * choices the input's weak records make; MLF_MEMORY_MODEL=sc runs every
+ * input sequentially consistent instead (tools/mlf --memory-model), weak
+ * records unused.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -125,6 +131,37 @@ static void print_decisions(void)
 		fprintf(stderr, "  # ... %ld after\n", input.nr_decisions - to - 1);
 }
 
+/* The weak choices, each with the weak choice point it falls on. */
+static void print_weak(void)
+{
+	unsigned long now = mlf_sched_weak_points(), at = 0;
+	long i, reached = 0;
+
+	if (input.memory_model != MLF_MM_LKMM) {
+		fprintf(stderr, "memory model: sc (MLF_MEMORY_MODEL)%s\n",
+			input.nr_weak ? ", weak choices unused" : "");
+		return;
+	}
+	for (i = 0; i < input.nr_weak; i++) {
+		at += input.weak[i].delay;
+		if (at <= now)
+			reached++;
+	}
+	fprintf(stderr, "memory model: lkmm, %lu weak choice points passed, %d weak choice%s, %ld reached%s\n",
+		now, input.nr_weak, input.nr_weak == 1 ? "" : "s", reached,
+		input.nr_weak ? ":" : " (every load read the newest store)");
+	for (at = 0, i = 0; i < input.nr_weak && i < reached + CONTEXT_AFTER;
+	     i++) {
+		at += input.weak[i].delay;
+		if (i + CONTEXT_BEFORE < reached)
+			continue;
+		fprintf(stderr, "  ");
+		mlf_sched_trace_print_weak(stderr, &input, i);
+		fprintf(stderr, "  # weak point %lu%s\n", at,
+			at > now ? ", not reached" : "");
+	}
+}
+
 /* the kernel function of the code under test each op runs (none: NULL) */
 static const char *const sop_kernel_functions[SOP_NR] = {
 	[SOP_ONLINE] = "lru_gen_online_memcg",
@@ -143,6 +180,21 @@ static void print_context(void)
 		mlf_print_tree_where(sop_kernel_functions[input.ops[at].kind]);
 	print_ops(at);
 	print_decisions();
+	print_weak();
+}
+
+/* MLF_MEMORY_MODEL: lkmm (or unset) or sc; anything else is an error. */
+static enum mlf_memory_model memory_model(void)
+{
+	const char *env = getenv("MLF_MEMORY_MODEL");
+
+	if (!env || !*env || !strcmp(env, "lkmm"))
+		return MLF_MM_LKMM;
+	if (!strcmp(env, "sc"))
+		return MLF_MM_SC;
+	fprintf(stderr, "concurrent: MLF_MEMORY_MODEL=%s: not lkmm or sc\n",
+		env);
+	exit(2);
 }
 
 /* MLF_SCHED_SHOW: what the run did */
@@ -151,10 +203,12 @@ static void show_run(int nr_steps)
 	const struct mlf_sched_stats *s = &stats.sched;
 
 	fprintf(stderr,
-		"run: %lu steps, %lu switches (%lu preemptions), %lu decisions taken, %lu grace periods, %lu callbacks; %lu ops done, %lu skipped; %lu walks, %lu visits, %lu restarts, %lu critical sections checked\n",
+		"run: %lu steps, %lu switches (%lu preemptions), %lu decisions taken, %lu grace periods, %lu callbacks; %lu ops done, %lu skipped; %lu walks, %lu visits, %lu restarts, %lu critical sections checked; %s: %lu weak choice points, %lu weak choices taken, %lu loads read an older store\n",
 		s->steps, s->switches, s->preemptions, s->decisions,
 		s->grace_periods, s->callbacks, stats.ops, stats.skipped,
-		stats.walks, stats.visits, stats.restarts, stats.sections);
+		stats.walks, stats.visits, stats.restarts, stats.sections,
+		input.memory_model == MLF_MM_LKMM ? "lkmm" : "sc",
+		s->weak_choices, s->weak_decisions, s->stale_reads);
 	mlf_sched_print_recent(nr_steps);
 }
 
@@ -168,14 +222,17 @@ static unsigned char sched_feedback[4096]
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *show = getenv("MLF_SCHED_SHOW");
+	static enum mlf_memory_model model;
 	static bool attached;
 
 	if (!attached) {
 		mlf_sched_feedback_attach(sched_feedback,
 					  sizeof(sched_feedback));
+		model = memory_model();
 		attached = true;
 	}
 	mlf_sched_decode(data, size, &input);
+	input.memory_model = model;
 	sched_engine_context(print_context);
 	memset(&stats, 0, sizeof(stats));
 	sched_engine_run(&input, &stats);

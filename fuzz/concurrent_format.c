@@ -2,13 +2,14 @@
 /*
  * The concurrent target's inputs as the structure-aware mutator sees them
  * (mutator.h): the 8-byte header, then 5-byte records, each an op of a
- * task or a schedule decision (sched_codec.h). Records are kept as the
- * input has them (ops and decisions interleaved: each kind is read in its
- * own order, so moving one past the other changes nothing, and moving one
- * past its own kind reorders that kind). Changing a record keeps its kind:
- * an op's task, kind, memcg, node or argument; a decision's delay (mostly
- * a small step, so that a schedule is tuned rather than replaced) or the
- * task it switches to.
+ * task, a schedule decision or a weak choice (sched_codec.h). Records are
+ * kept as the input has them (the kinds interleaved: each kind is read in
+ * its own order, so moving one past another changes nothing, and moving
+ * one past its own kind reorders that kind). Changing a record keeps its
+ * kind: an op's task, kind, memcg, node or argument; a decision's delay
+ * (mostly a small step, so that a schedule is tuned rather than replaced)
+ * or the task it switches to; a weak choice's delay (likewise) or how far
+ * back it reads.
  */
 #include "mutator.h"
 #include "sched_codec.h"
@@ -48,11 +49,22 @@ static uint8_t pick_slot(const struct mlf_records *in, struct mlf_rng *g)
 
 static void random_decision(struct mlf_rng *g, uint8_t *r)
 {
-	r[0] = MLF_SCHED_DECISION + mlf_rng_below(g, 0x40);
+	r[0] = MLF_SCHED_DECISION +
+	       mlf_rng_below(g, MLF_SCHED_WEAK - MLF_SCHED_DECISION);
 	/* mostly short delays: a switch soon after the last one */
 	r[1] = mlf_rng_one_in(g, 2) ? mlf_rng_below(g, 16) : mlf_rng_next(g);
 	r[2] = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, 4) : 0;
 	r[3] = mlf_rng_below(g, SCHED_MAX_WRITERS + SCHED_MAX_READERS);
+	r[4] = 0;
+}
+
+/* mostly the next store back, at a weak choice point soon after the last */
+static void random_weak(struct mlf_rng *g, uint8_t *r)
+{
+	r[0] = MLF_SCHED_WEAK + mlf_rng_below(g, 0x100 - MLF_SCHED_WEAK);
+	r[1] = mlf_rng_one_in(g, 2) ? mlf_rng_below(g, 16) : mlf_rng_next(g);
+	r[2] = mlf_rng_one_in(g, 8) ? mlf_rng_below(g, 4) : 0;
+	r[3] = mlf_rng_one_in(g, 2) ? 0 : mlf_rng_below(g, MLF_SCHED_MAX_BACK);
 	r[4] = 0;
 }
 
@@ -73,10 +85,16 @@ static void random_record(const struct mlf_records *in, struct mlf_rng *g,
 			  struct mlf_record *out)
 {
 	out->len = MLF_SCHED_RECORD_LEN;
-	if (mlf_rng_one_in(g, 2))
+	switch (mlf_rng_below(g, 6)) {
+	case 0 ... 1:
 		random_decision(g, out->b);
-	else
+		break;
+	case 2:
+		random_weak(g, out->b);
+		break;
+	default:
 		random_op(in, g, out->b);
+	}
 }
 
 static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
@@ -87,6 +105,23 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 
 	if (rec->len != MLF_SCHED_RECORD_LEN)
 		return;
+	if (r[0] >= MLF_SCHED_WEAK) {
+		switch (mlf_rng_below(g, 4)) {
+		case 0 ... 1: /* the delay, a point or two */
+			r[1] += mlf_rng_one_in(g, 2) ?
+					1 + mlf_rng_below(g, 2) :
+					-1 - (int)mlf_rng_below(g, 2);
+			break;
+		case 2: /* the delay, anew */
+			random_weak(g, fresh);
+			r[1] = fresh[1];
+			r[2] = fresh[2];
+			break;
+		default: /* how far back */
+			r[3] = mlf_rng_below(g, MLF_SCHED_MAX_BACK);
+		}
+		return;
+	}
 	if (r[0] >= MLF_SCHED_DECISION) {
 		switch (mlf_rng_below(g, 4)) {
 		case 0 ... 1: /* the delay, a step or two */

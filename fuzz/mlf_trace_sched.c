@@ -3,13 +3,14 @@
  * mlf-trace's codec of the concurrent target: its byte codec
  * (sched_codec.h) and its trace (sched_trace.h) behind struct codec. An
  * input's "ops" are one struct sched_input, and its records, counted by
- * the interface, are its ops and then its decisions (the canonical
- * order); the header is the nodes and pool line with the run line.
+ * the interface, are its ops, then its decisions, then its weak choices
+ * (the canonical order); the header is the nodes and pool line with the
+ * run line.
  */
 #include "mlf_trace.h"
 
 #define SCHED_MAX_BYTES \
-	(MLF_SCHED_HEADER_LEN + 2 * SCHED_MAX_OPS * MLF_SCHED_RECORD_LEN)
+	(MLF_SCHED_HEADER_LEN + 3 * SCHED_MAX_OPS * MLF_SCHED_RECORD_LEN)
 
 static struct sched_input input, again;
 static u8 bytes[SCHED_MAX_BYTES];
@@ -46,7 +47,7 @@ static size_t sched_decode(const u8 *data, size_t size, union header *h,
 
 	mlf_sched_decode(data, size, in);
 	header_of(in, h);
-	return in->nr_ops + in->nr_decisions;
+	return in->nr_ops + in->nr_decisions + in->nr_weak;
 }
 
 static void sched_print(FILE *out, const union header *h, const void *o,
@@ -80,7 +81,7 @@ static size_t sched_encode(const union header *h, const void *o, size_t n,
 	return mlf_sched_encode(in, out);
 }
 
-/* record @i of @a and of @b: the same op, or the same decision */
+/* record @i of @a and of @b: the same op, decision or weak choice */
 static bool sched_record_equal(const void *a, const void *b, size_t i)
 {
 	const struct sched_input *x = a, *y = b;
@@ -96,8 +97,15 @@ static bool sched_record_equal(const void *a, const void *b, size_t i)
 	if (i < (size_t)y->nr_ops || x->nr_ops != y->nr_ops)
 		return false;
 	i -= x->nr_ops;
-	return x->decisions[i].delay == y->decisions[i].delay &&
-	       x->decisions[i].task == y->decisions[i].task;
+	if (i < (size_t)x->nr_decisions)
+		return i < (size_t)y->nr_decisions &&
+		       x->decisions[i].delay == y->decisions[i].delay &&
+		       x->decisions[i].task == y->decisions[i].task;
+	if (i < (size_t)y->nr_decisions || x->nr_decisions != y->nr_decisions)
+		return false;
+	i -= x->nr_decisions;
+	return x->weak[i].delay == y->weak[i].delay &&
+	       x->weak[i].back == y->weak[i].back;
 }
 
 static bool sched_header_equal(const union header *a, const union header *b)

@@ -24,7 +24,15 @@ void mlf_sched_decode(const u8 *data, size_t size, struct sched_input *in)
 		const u8 *r = data + pos;
 		int tasks = in->nr_writers + in->nr_readers;
 
-		if (r[0] >= MLF_SCHED_DECISION) {
+		if (r[0] >= MLF_SCHED_WEAK) {
+			struct mlf_sched_weak *w;
+
+			if (in->nr_weak == SCHED_MAX_OPS)
+				continue;
+			w = &in->weak[in->nr_weak++];
+			w->delay = 1 + r[1] + 256 * (r[2] % 4);
+			w->back = 1 + r[3] % MLF_SCHED_MAX_BACK;
+		} else if (r[0] >= MLF_SCHED_DECISION) {
 			struct mlf_sched_decision *d;
 
 			if (in->nr_decisions == SCHED_MAX_OPS)
@@ -78,7 +86,8 @@ void mlf_sched_decode(const u8 *data, size_t size, struct sched_input *in)
 size_t mlf_sched_encoded_len(const struct sched_input *in)
 {
 	return MLF_SCHED_HEADER_LEN +
-	       (size_t)(in->nr_ops + in->nr_decisions) * MLF_SCHED_RECORD_LEN;
+	       (size_t)(in->nr_ops + in->nr_decisions + in->nr_weak) *
+		       MLF_SCHED_RECORD_LEN;
 }
 
 size_t mlf_sched_encode(const struct sched_input *in, u8 *out)
@@ -115,6 +124,16 @@ size_t mlf_sched_encode(const struct sched_input *in, u8 *out)
 		p[1] = (u8)delay;
 		p[2] = (u8)(delay >> 8);
 		p[3] = d->task;
+		p[4] = 0;
+	}
+	for (i = 0; i < in->nr_weak; i++, p += MLF_SCHED_RECORD_LEN) {
+		const struct mlf_sched_weak *w = &in->weak[i];
+		unsigned int delay = w->delay ? w->delay - 1u : 0;
+
+		p[0] = MLF_SCHED_WEAK;
+		p[1] = (u8)delay;
+		p[2] = (u8)(delay >> 8);
+		p[3] = (u8)(w->back ? w->back - 1 : 0);
 		p[4] = 0;
 	}
 	return p - out;

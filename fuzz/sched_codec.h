@@ -21,16 +21,24 @@
  *                            (rotate: mlf_rotation(a % 4); soft:
  *                            softirq a & 1; online, set: shrink flags);
  *                            readers reclaim node n, target s pages
- *     [t d e u -], t >= 0xc0  a decision: after 1 + d + 256 * (e % 4)
- *                            more points, task u % (tasks + 1) runs
- *                            (the last: rcu's callbacks); PCT: the
+ *     [t d e u -], 0xc0 <= t < 0xe0  a decision: after 1 + d + 256 *
+ *                            (e % 4) more points, task u % (tasks + 1)
+ *                            runs (the last: rcu's callbacks); PCT: the
  *                            delays are its change points, u unused
+ *     [t d e b -], t >= 0xe0  a weak choice (the weak memory model's,
+ *                            kernel/wmm.h): after 1 + d + 256 * (e % 4)
+ *                            more weak choice points (marked accesses
+ *                            with a choice), the load reads the store
+ *                            1 + b % 8 before the newest it may read (the
+ *                            oldest, if fewer), or the store goes that
+ *                            far back in coherence; unused under
+ *                            --memory-model sc
  *
  * The decoded input is canonical: what a kind does not read is zero (the
  * node but for rotate, soft and reclaim; the bin but for online, rotate,
  * soft and reclaim; the arg bits above). mlf_sched_encode() writes its
- * canonical bytes (ops first, then decisions), which decode to the same
- * input; its trace is sched_trace.h.
+ * canonical bytes (ops, then decisions, then weak choices), which decode
+ * to the same input; its trace is sched_trace.h.
  */
 #ifndef _MLF_FUZZ_SCHED_CODEC_H
 #define _MLF_FUZZ_SCHED_CODEC_H
@@ -42,6 +50,8 @@
 #define MLF_SCHED_HEADER_LEN 8
 #define MLF_SCHED_RECORD_LEN 5
 #define MLF_SCHED_DECISION 0xc0
+#define MLF_SCHED_WEAK 0xe0
+#define MLF_SCHED_MAX_BACK 8
 
 void mlf_sched_decode(const u8 *data, size_t size, struct sched_input *in);
 /* The canonical bytes of @in into @out (room for mlf_sched_encoded_len()). */

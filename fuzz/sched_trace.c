@@ -102,6 +102,13 @@ void mlf_sched_trace_print_decision(FILE *out, const struct sched_input *in,
 		fprintf(out, "t%u", d->task);
 }
 
+void mlf_sched_trace_print_weak(FILE *out, const struct sched_input *in,
+				int i)
+{
+	fprintf(out, "weak after=%u back=%u", in->weak[i].delay,
+		in->weak[i].back);
+}
+
 void mlf_sched_trace_print(FILE *out, const struct sched_input *in)
 {
 	int i;
@@ -116,6 +123,10 @@ void mlf_sched_trace_print(FILE *out, const struct sched_input *in)
 	}
 	for (i = 0; i < in->nr_decisions; i++) {
 		mlf_sched_trace_print_decision(out, in, i);
+		fputc('\n', out);
+	}
+	for (i = 0; i < in->nr_weak; i++) {
+		mlf_sched_trace_print_weak(out, in, i);
 		fputc('\n', out);
 	}
 }
@@ -136,8 +147,12 @@ bool mlf_sched_input_equal(const struct sched_input *a,
 	    a->nr_writers != b->nr_writers || a->nr_readers != b->nr_readers ||
 	    a->nr_initial != b->nr_initial || a->policy != b->policy ||
 	    a->seed != b->seed || a->nr_ops != b->nr_ops ||
-	    a->nr_decisions != b->nr_decisions)
+	    a->nr_decisions != b->nr_decisions || a->nr_weak != b->nr_weak)
 		return false;
+	for (i = 0; i < a->nr_weak; i++)
+		if (a->weak[i].delay != b->weak[i].delay ||
+		    a->weak[i].back != b->weak[i].back)
+			return false;
 	for (i = 0; i < a->nr_ops; i++) {
 		const struct sched_op *x = &a->ops[i], *y = &b->ops[i];
 
@@ -366,6 +381,52 @@ static bool parse_decision(struct mlf_trace_parser *p,
 	return true;
 }
 
+/* 'weak after=D back=B': the weak memory model's choice (sched_codec.h) */
+static bool parse_weak(struct mlf_trace_parser *p, const struct mlf_token *t,
+		       int n, struct sched_input *in)
+{
+	struct mlf_sched_weak *w;
+	unsigned long v;
+	char buf[40];
+	int i;
+
+	if (in->nr_weak == SCHED_MAX_OPS) {
+		mlf_trace_fail(p, "more than %d weak choices", SCHED_MAX_OPS);
+		return false;
+	}
+	w = &in->weak[in->nr_weak];
+	memset(w, 0, sizeof(*w));
+	for (i = 1; i < n; i++) {
+		size_t klen = key_len(&t[i]);
+		struct mlf_token key = { t[i].s, klen ? klen : t[i].len };
+
+		if (key_is(&t[i], klen, "after") && !w->delay) {
+			if (!key_value(p, &t[i], klen, 1, MAX_DELAY, &v))
+				return false;
+			w->delay = v;
+		} else if (key_is(&t[i], klen, "back") && !w->back) {
+			if (!key_value(p, &t[i], klen, 1, MLF_SCHED_MAX_BACK,
+				       &v))
+				return false;
+			w->back = v;
+		} else {
+			mlf_trace_fail(p, key_is(&t[i], klen, "after") ||
+					  key_is(&t[i], klen, "back") ?
+					  "'%s' given twice" :
+					  "weak takes no '%s'",
+				       mlf_token_show(&key, buf, sizeof(buf)));
+			return false;
+		}
+	}
+	if (!w->delay || !w->back) {
+		mlf_trace_fail(p, "weak needs after=D (1 to %u) and back=B (1 to %d)",
+			       MAX_DELAY, MLF_SCHED_MAX_BACK);
+		return false;
+	}
+	in->nr_weak++;
+	return true;
+}
+
 /* What an op kind takes; every other operand is an error. */
 #define F_MEMCG 0x01
 #define F_NODE 0x02
@@ -566,8 +627,8 @@ long mlf_sched_trace_parse(const char *text, size_t len,
 	static const struct mlf_trace_format format = {
 		.max_nodes = 4,
 		.max_pool = SCHED_MAX_POOL,
-		/* the op and decision lines, and the run line */
-		.max_ops = 2 * SCHED_MAX_OPS + 1,
+		/* the op, decision and weak lines, and the run line */
+		.max_ops = 3 * SCHED_MAX_OPS + 1,
 		.target = "concurrent",
 	};
 	struct mlf_trace_parser p;
@@ -594,12 +655,14 @@ long mlf_sched_trace_parse(const char *text, size_t len,
 		} else if (mlf_token_is(&t[0], "switch") ||
 			   mlf_token_is(&t[0], "change")) {
 			ok = parse_decision(&p, t, nt, in);
+		} else if (mlf_token_is(&t[0], "weak")) {
+			ok = parse_weak(&p, t, nt, in);
 		} else if (is_prefixed(&t[0], 't')) {
 			ok = parse_op(&p, t, nt, in);
 		} else {
 			char buf[40];
 
-			mlf_trace_fail(&p, "unknown line '%s' (want tK OP ..., switch or change)",
+			mlf_trace_fail(&p, "unknown line '%s' (want tK OP ..., switch, change or weak)",
 				       mlf_token_show(&t[0], buf, sizeof(buf)));
 			ok = false;
 		}
@@ -615,5 +678,5 @@ long mlf_sched_trace_parse(const char *text, size_t len,
 		snprintf(err->msg, sizeof(err->msg), "trace: %s", err->what);
 		return -1;
 	}
-	return in->nr_ops + in->nr_decisions;
+	return in->nr_ops + in->nr_decisions + in->nr_weak;
 }

@@ -11,6 +11,7 @@
  *   t1 soft m0 n1 softirq
  *   t2 reclaim n0 target=0
  *   switch after=17 to=t1
+ *   weak after=3 back=1
  *
  * It carries exactly what the bytes do: it parses back to the same input,
  * and mlf_sched_encode() turns that into the canonical bytes, so a
@@ -30,7 +31,7 @@
 
 /*
  * The magic line, the header line, the run line, one line per op (in
- * order), then one per decision (in order).
+ * order), then one per decision, then one per weak choice (in order).
  */
 void mlf_sched_trace_print(FILE *out, const struct sched_input *in);
 /* 'run writers=W readers=R initial=I policy=P seed=S', no newline */
@@ -39,13 +40,15 @@ void mlf_sched_trace_print_run(FILE *out, const struct sched_input *in);
 void mlf_sched_trace_print_op(FILE *out, const struct sched_input *in, int i);
 void mlf_sched_trace_print_decision(FILE *out, const struct sched_input *in,
 				    int i);
+void mlf_sched_trace_print_weak(FILE *out, const struct sched_input *in,
+				int i);
 
 /* Whether @len bytes of text begin with the concurrent magic line. */
 bool mlf_sched_trace_is(const char *text, size_t len);
 
 /*
  * Parse @len bytes of concurrent trace text (no NUL needed) into @in.
- * Returns the number of records (ops and decisions), or -1 with @err
+ * Returns the number of records (ops, decisions, weak choices), or -1 with @err
  * filled for the first bad line (or a missing header or run line). What
  * it accepts is what the bytes can carry: mlf_sched_encode() of it
  * decodes to the same input.

@@ -37,8 +37,15 @@ void lru_gen_exit_memcg(struct mem_cgroup *memcg)
 	for_each_node(nid) {
 		struct lruvec *lruvec = get_lruvec(memcg, nid);
 
-		/* a reader that meets a freed lrugen sees poison */
-		lruvec->lrugen.list.next = LIST_POISON1;
+		/*
+		 * a reader that meets a freed lrugen sees poison: the
+		 * harness's, not the kernel's, so a relaxed atomic store,
+		 * which ThreadSanitizer does not pit against a marked load
+		 * of a reader still holding the object: that reader is the
+		 * RCU model's to judge (rcu.stale)
+		 */
+		__atomic_store_n(&lruvec->lrugen.list.next, LIST_POISON1,
+				 __ATOMIC_RELAXED);
 	}
 }
 

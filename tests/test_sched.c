@@ -9,8 +9,9 @@
  * is caught at the run's end by the quarantine's poison, a free after an
  * unlink waits for a grace period, RCU used where the kernel's lockdep-RCU
  * and might_sleep() object is reported by their names, PCT and the
- * exhaustive enumeration count what combinatorics says they must, and a
- * point reached while the harness looks on (a probe's checks) fails.
+ * exhaustive enumeration count what combinatorics says they must, a
+ * point reached while the harness looks on (a probe's checks) fails, and
+ * an input's weak choice reads the store it names.
  */
 #include <stdlib.h>
 
@@ -731,6 +732,57 @@ TEST(exploration_enumerates_every_interleaving)
 	EXPECT_EQ(explore_count(2, 6), 20);
 	EXPECT_EQ(explore_count(2, 0), 2);
 	EXPECT_EQ(explore_count(2, 1), 6);
+}
+
+/* t0 stores 1 then 2 to shared; t1, after it, reads shared once */
+static long weak_read;
+
+static void two_stores_then_a_read(int task, void *arg)
+{
+	(void)arg;
+	if (task == 0) {
+		WRITE_ONCE(shared, 1);
+		WRITE_ONCE(shared, 2);
+	} else {
+		__atomic_store_n(&weak_read, READ_ONCE(shared), __ATOMIC_RELAXED);
+	}
+}
+
+static long read_under(enum mlf_memory_model model,
+		       const struct mlf_sched_weak *w, int nr_w)
+{
+	struct mlf_sched_config cfg = {
+		.nr_tasks = 2,
+		.fn = two_stores_then_a_read,
+		.policy = MLF_SCHED_INPUT,
+		.memory_model = model,
+		.weak = w,
+		.nr_weak = nr_w,
+	};
+	struct mlf_sched_stats st;
+
+	shared = 0;
+	mlf_sched_run(&cfg, &st);
+	return __atomic_load_n(&weak_read, __ATOMIC_RELAXED);
+}
+
+TEST(an_inputs_weak_choice_reads_the_store_it_names)
+{
+	/* t1 has seen no store of shared: 2, 1 or 0 (from before the run) */
+	static const struct mlf_sched_weak back1[] = { { 1, 1 } };
+	static const struct mlf_sched_weak back2[] = { { 1, 2 } };
+	/* the next record's back is no part of this one's (it once was) */
+	static const struct mlf_sched_weak then8[] = { { 1, 1 }, { 1, 8 } };
+	static const struct mlf_sched_weak far[] = { { 1, 8 } };
+
+	EXPECT_EQ(read_under(MLF_MM_LKMM, NULL, 0), 2);
+	EXPECT_EQ(read_under(MLF_MM_LKMM, back1, 1), 1);
+	EXPECT_EQ(read_under(MLF_MM_LKMM, back2, 1), 0);
+	EXPECT_EQ(read_under(MLF_MM_LKMM, then8, 2), 1);
+	/* further back than there are stores: the oldest it may read */
+	EXPECT_EQ(read_under(MLF_MM_LKMM, far, 1), 0);
+	/* sequentially consistent: the newest, whatever the input says */
+	EXPECT_EQ(read_under(MLF_MM_SC, back2, 1), 2);
 }
 
 int main(void)

@@ -198,6 +198,7 @@ MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
 			if (m->lrugen != l->start) {
 				m->lrugen = l->start;
 				m->gen_stored_at = m->joined_at = 0;
+				m->nr_joins = 0;
 			}
 		}
 	}
@@ -308,6 +309,8 @@ MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 	}
 }
 
+static int list_gen(struct mlf_lin *lin, int i, int nid);
+
 MLF_NO_TSAN void mlf_lin_commit(struct mlf_lin *lin, int task,
 				unsigned long step)
 {
@@ -321,10 +324,14 @@ MLF_NO_TSAN void mlf_lin_commit(struct mlf_lin *lin, int task,
 		return;
 	pend->on = false;
 	m = &lin->mc[pend->slot * MAX_NUMNODES + pend->nid];
-	if (pend->field == FIELD_GEN)
+	if (pend->field == FIELD_GEN) {
 		m->gen_stored_at = step;
-	else if (pend->join)
+	} else if (pend->join) {
 		m->joined_at = step;
+		m->joins[m->nr_joins % ARRAY_SIZE(m->joins)].at = step;
+		m->joins[m->nr_joins++ % ARRAY_SIZE(m->joins)].gen =
+			(s8)list_gen(lin, pend->slot, pend->nid);
+	}
 }
 
 /*
@@ -367,16 +374,22 @@ MLF_NO_TSAN static int list_gen(struct mlf_lin *lin, int i, int nid)
 	return -1;
 }
 
-MLF_NO_TSAN int mlf_lin_published_gen(struct mlf_lin *lin, int i, int nid)
+bool mlf_lin_list_at(const struct mlf_lin *lin, int i, int nid,
+		     unsigned long step, int *gen, unsigned long *joined)
 {
 	const struct lin_memcg *m = mlf_lin_memcg(lin, i, nid);
+	unsigned int k, n = ARRAY_SIZE(m->joins);
 
-	if (lin->lrugens_stale)
-		reread_lrugens(lin);
-	/* stored since it joined: a move under way, gen first */
-	if (m->gen_stored_at > m->joined_at)
-		return -1;
-	return list_gen(lin, i, nid);
+	for (k = 0; k < m->nr_joins && k < n; k++) {
+		unsigned int j = (m->nr_joins - 1 - k) % n;
+
+		if (m->joins[j].at > step)
+			continue;
+		*gen = m->joins[j].gen;
+		*joined = m->joins[j].at;
+		return true;
+	}
+	return false;
 }
 
 bool mlf_lin_touched_by_open_section(const struct mlf_lin *lin, int i,
@@ -389,24 +402,6 @@ bool mlf_lin_touched_by_open_section(const struct mlf_lin *lin, int i,
 		if (t != task + 1 && m->touched_at_by[t] > lin->last_unlock[t])
 			return true;
 	return false;
-}
-
-bool mlf_lin_touched_unseen(const struct mlf_lin *lin, int i, int nid,
-			    int task, const struct mlf_wmm_view *seen)
-{
-	const struct lin_memcg *m = mlf_lin_memcg(lin, i, nid);
-	int t;
-
-	if (!seen)
-		return false;
-	/* a section still open has no stores to compare yet: unseen */
-	if (mlf_lin_touched_by_open_section(lin, i, nid, task))
-		return true;
-	for (t = 0; t <= LIN_MAX_TASKS; t++)
-		if (t != task + 1 &&
-		    !mlf_wmm_covers(seen, m->touched_view_by[t]))
-			return true;
-	return !mlf_wmm_covers(seen, m->moved_by);
 }
 
 bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
@@ -462,8 +457,17 @@ MLF_NO_TSAN static int slot_of(struct mlf_lin *lin, int nid,
 }
 
 /*
+ * @x as the task at the point sees it: the lock holder, at the end of its
+ * section, sees what its lock orders before it (its view, wmm.h), which
+ * under the weak memory model may be older than memory's newest store.
+ */
+#define SEEN(x)                                                       \
+	(mlf_wmm_running() ?                                          \
+		 (typeof(x))mlf_wmm_peek(&(x), sizeof(x)) : (x))
+
+/*
  * The port's node @nid into lin->port and lin->port_mc (per slot: linked,
- * gen, bin, seg). False and @f if an entry is no live memcg's lrugen, or a
+ * gen, bin, seg), as the task at the point (the lock holder) sees it. False and @f if an entry is no live memcg's lrugen, or a
  * bin has more entries than the pool (a cycle).
  */
 MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
@@ -475,19 +479,19 @@ MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
 
 	memset(lin->port_mc, 0, lin->pool_size * sizeof(*lin->port_mc));
 	lin->port_links_ok = true;
-	n->seq = lru->seq;
+	n->seq = SEEN(lru->seq);
 	for (g = 0; g < LIN_NR_GENS; g++)
-		n->nr_memcgs[g] = lru->nr_memcgs[g];
+		n->nr_memcgs[g] = SEEN(lru->nr_memcgs[g]);
 	for (g = 0; g < LIN_NR_GENS; g++) {
 		unsigned long count = 0;
 
 		for (b = 0; b < LIN_NR_BINS; b++) {
-			const struct hlist_nulls_node *pos = lru->fifo[g][b].first;
+			const struct hlist_nulls_node *pos = SEEN(lru->fifo[g][b].first);
 			struct hlist_nulls_node *const *want = &lru->fifo[g][b].first;
 			const struct hlist_nulls_node *last = NULL;
 
 			n->len[g][b] = 0;
-			for (; !is_a_nulls(pos); pos = pos->next) {
+			for (; !is_a_nulls(pos); pos = SEEN(pos->next)) {
 				const struct lru_gen_folio *lrugen =
 					container_of(pos, struct lru_gen_folio, list);
 				struct lin_place *m;
@@ -519,20 +523,20 @@ MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
 				m->bin = b;
 				/* where it sits, and what its lrugen says */
 				m->gen = g;
-				m->seg = lrugen->seg;
-				if (lrugen->gen != g) {
+				m->seg = SEEN(lrugen->seg);
+				if (SEEN(lrugen->gen) != g) {
 					mlf_failure_at(f, check, nid, g, b, i);
 					mlf_failure_msg(f,
 						"m%d sits in fifo[%d][%d] but its lrugen.gen is %d",
-						i, g, b, lrugen->gen);
+						i, g, b, SEEN(lrugen->gen));
 					return false;
 				}
 				n->ids[g][b][n->len[g][b]++] = i;
 				/* list.links' back links, tail.cache's bin */
-				if (pos->pprev != want)
+				if (SEEN(pos->pprev) != want)
 					lin->port_links_ok = false;
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
-				if (lrugen->bin != b)
+				if (SEEN(lrugen->bin) != b)
 					lin->port_links_ok = false;
 #endif
 				want = &pos->next;
@@ -540,7 +544,7 @@ MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
 			}
 			count += n->len[g][b];
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
-			if (lru->tail[g][b] != last)
+			if (SEEN(lru->tail[g][b]) != last)
 				lin->port_links_ok = false;
 #endif
 			(void)last;
@@ -553,7 +557,7 @@ MLF_NO_TSAN static bool read_port(struct mlf_lin *lin, int nid,
 				return false;
 			}
 		}
-		if (lru->nr_memcgs[g] != count)
+		if (SEEN(lru->nr_memcgs[g]) != count)
 			lin->port_links_ok = false;
 	}
 	return true;
@@ -702,7 +706,6 @@ static int try_op(struct mlf_lin *lin, int nid, int id)
 /* Commit lin->cand as node @nid's model, at @step, by @task. */
 static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
 {
-	const struct mlf_wmm_view *own = mlf_wmm_own_now();
 	int i;
 
 	node_copy(&lin->node[nid], &lin->cand, lin->pool_size);
@@ -718,7 +721,6 @@ static void commit(struct mlf_lin *lin, int nid, unsigned long step, int task)
 				  c->bin != m->bin))
 			m->left_bin_at[m->gen][m->bin] = step;
 		m->moved_at = step;
-		m->moved_by = own;
 		m->linked = c->linked;
 		m->gen = c->gen;
 		m->bin = c->bin;
@@ -742,6 +744,12 @@ bool mlf_lin_sync(struct mlf_lin *lin, struct mlf_failure *f)
 			m->gen = lin->port_mc[i].gen;
 			m->bin = lin->port_mc[i].bin;
 			m->seg = lin->port_mc[i].seg;
+			/* where the set-up left it: a join at 0 */
+			m->joins[0].gen = m->linked ? (s8)m->gen : -1;
+			m->nr_joins = 1;
+			if (lin->memcg_of(lin->arg, i))
+				m->lrugen = &get_lruvec(lin->memcg_of(lin->arg, i),
+							nid)->lrugen;
 		}
 	}
 	return true;
@@ -1022,15 +1030,11 @@ MLF_NO_TSAN bool mlf_lin_step(struct mlf_lin *lin, int nid, unsigned long step,
 	 * unlinked and put back was away from its bin the whole time.
 	 */
 	if (task + 1 >= 0 && task + 1 <= LIN_MAX_TASKS) {
-		const struct mlf_wmm_view *own = mlf_wmm_own_now();
-
 		for (i = 0; i < lin->pool_size; i++) {
 			struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
 
-			if (m->touched_at_by[task + 1] > lin->last_unlock[task + 1]) {
+			if (m->touched_at_by[task + 1] > lin->last_unlock[task + 1])
 				m->touched_at_by[task + 1] = step;
-				m->touched_view_by[task + 1] = own;
-			}
 		}
 		lin->last_unlock[task + 1] = step;
 	}

@@ -61,12 +61,6 @@ struct lin_memcg {
 	u8 gen, bin, seg;
 	unsigned long moved_at;			/* step of its last change */
 	/*
-	 * Under the weak memory model, the stores of the task whose section
-	 * made that change (wmm.h; NULL under SC): a reader that has not
-	 * seen them may still see the memcg where it was.
-	 */
-	const struct mlf_wmm_view *moved_by;
-	/*
 	 * The publication order of its lrugen (walk.gen): the step at which
 	 * the last store to its gen field took effect, and the one at which
 	 * it last joined a list (a store to its pprev while it was on none).
@@ -77,14 +71,23 @@ struct lin_memcg {
 	unsigned long gen_stored_at, joined_at;
 	const void *lrugen;
 	/*
+	 * Its last joins (at: the step of the pprev store, as joined_at) and
+	 * the generation of the list joined (its back links' head): which
+	 * list a link to it, stored at some step, put a walker in. At 0, the
+	 * list the set-up left it in.
+	 */
+	struct {
+		unsigned long at;
+		s8 gen;
+	} joins[16];
+	unsigned int nr_joins;
+	/*
 	 * The last write to its lrugen, or to the link that pointed at it
 	 * (the first store of its unlink), by each task (index task + 1:
 	 * rcu's is -1), moved or not: a rotation that puts it back where it
 	 * was still unlinked it for a while.
 	 */
 	unsigned long touched_at_by[LIN_MAX_TASKS + 1];
-	/* ... and that task's stores at the end of that section (wmm.h) */
-	const struct mlf_wmm_view *touched_view_by[LIN_MAX_TASKS + 1];
 	unsigned long left_at[LIN_NR_GENS];	/* when it last left a gen */
 	/* ... and each bin of a gen, for a walk's cursor (walk_checks.c) */
 	unsigned long left_bin_at[LIN_NR_GENS][LIN_NR_BINS];
@@ -238,13 +241,12 @@ void mlf_lin_commit(struct mlf_lin *lin, int task, unsigned long step);
 bool mlf_lin_lrugen_at(struct mlf_lin *lin, const void *addr, int *slot,
 		       int *nid, size_t *offset);
 /*
- * The generation whose gen field memcg @i on @nid was published with: the
- * generation of the list the port has it linked in now (found from its
- * links, not its gen field), if its gen field was not stored since it
- * joined that list; -1 if it is on no list, or its gen was stored since
- * (a move under way: stored first, then moved).
+ * The generation of the list memcg @i on @nid was in at @step (by its
+ * last join at or before it, -1: on none), and when it joined it; false
+ * if that join is older than the ones kept.
  */
-int mlf_lin_published_gen(struct mlf_lin *lin, int i, int nid);
+bool mlf_lin_list_at(const struct mlf_lin *lin, int i, int nid,
+		     unsigned long step, int *gen, unsigned long *joined);
 /*
  * Whether a task other than @task is inside a critical section of @nid
  * that wrote to memcg @i's lrugen (the model has not seen that section).
@@ -252,14 +254,6 @@ int mlf_lin_published_gen(struct mlf_lin *lin, int i, int nid);
 bool mlf_lin_touched_by_open_section(const struct mlf_lin *lin, int i,
 				     int nid, int task);
 /* Whether a task other than @task wrote to memcg @i's lrugen on @nid since @step. */
-/*
- * Under the weak memory model: whether a section of a task other than
- * @task moved slot @i or wrote its links without @seen (a view of
- * @task's, wmm.h) having seen that section's stores, or one still open
- * did. False under SC (@seen NULL).
- */
-bool mlf_lin_touched_unseen(const struct mlf_lin *lin, int i, int nid,
-			    int task, const struct mlf_wmm_view *seen);
 bool mlf_lin_touched_by_others(const struct mlf_lin *lin, int i, int nid,
 			       int task, unsigned long step);
 

@@ -2,6 +2,7 @@
 /* The walk checks of a scheduled run (walk_checks.h). */
 #include "walk_checks.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,8 @@ void mlf_walk_check_begin(struct mlf_walk_check *w, int nid, int task)
 	w->task = task;
 	w->bin = -1;
 	w->last_nulls = -1;
+	w->gen_read.slot = -1;
+	w->gen_read.published = -1;
 }
 
 static const char *const event_names[] = {
@@ -61,7 +64,9 @@ static bool fail(struct mlf_failure *f, const char *check,
  * has not seen yet, put memcg @slot into the walk's generation: the port
  * has it linked there, or it is between the unlink and the link of a
  * rotation that has already given it the walk's generation (the field a
- * walk compares) and that another task wrote since the walk's last event.
+ * walk compares) and that another task wrote since the walk's last event
+ * (under the weak memory model, at any time: the walk may have come by a
+ * link older than the unlink).
  */
 static bool put_by_open_section(const struct mlf_walk_check *w,
 				struct mlf_lin *lin, int slot)
@@ -74,7 +79,9 @@ static bool put_by_open_section(const struct mlf_walk_check *w,
 	    gen != w->gen)
 		return false;
 	return linked || mlf_lin_touched_by_others(lin, slot, w->nid, w->task,
-						   w->window_start);
+						   w->window_start) ||
+	       (mlf_wmm_running() &&
+		mlf_lin_touched_by_open_section(lin, slot, w->nid, w->task));
 }
 
 /*
@@ -93,6 +100,23 @@ static bool could_be_cursor(const struct mlf_walk_check *w,
 }
 
 /*
+ * The step at which the link by which the walker came to @m was stored:
+ * under the weak memory model the store its last load of a pointer to @m
+ * read; under SC (or if none is found) the newest, so now.
+ */
+static unsigned long came_by(const struct mlf_walk_check *w,
+			     const struct lin_memcg *m)
+{
+	struct mlf_wmm_read r;
+
+	(void)w;
+	if (mlf_wmm_last_load_of((uintptr_t)m->lrugen +
+				 offsetof(struct lru_gen_folio, list), &r))
+		return r.step;
+	return ULONG_MAX;
+}
+
+/*
  * The pending read of a gen has taken effect (by @step): what was it
  * published with?
  */
@@ -100,31 +124,41 @@ static void resolve_gen_read(struct mlf_walk_check *w, struct mlf_lin *lin,
 			     unsigned long step)
 {
 	const struct lin_memcg *m;
+	struct mlf_wmm_read r;
+	unsigned long link;
+	int gen;
 
 	if (!w->gen_read.pending)
 		return;
 	w->gen_read.pending = false;
 	w->gen_read.done_at = step;
+	w->gen_read.published = -1;
 	m = mlf_lin_memcg(lin, w->gen_read.slot, w->nid);
-	w->gen_read.published = mlf_lin_published_gen(lin, w->gen_read.slot,
-						       w->nid);
-	w->gen_read.joined_at = m->joined_at;
-	w->gen_read.stored_at = m->gen_stored_at;
 	/*
-	 * Under the weak memory model the walker may have come by old links
-	 * (a stale read of the list) and read the gen that went with them:
-	 * it came by the new ones only if the pointer to the memcg it read
-	 * last was stored since the memcg joined its list.
+	 * The gen store it read: the newest made so far under SC, and the
+	 * list the memcg is in now the one to judge it by. Under the weak
+	 * memory model the one its load read; if that was older than the
+	 * newest, the walker saw an earlier state, in which the link it came
+	 * by put the memcg in a list: that one.
 	 */
-	w->gen_read.unseen = false;
+	w->gen_read.stored_at = m->gen_stored_at;
+	link = ULONG_MAX;
 	if (mlf_wmm_running()) {
-		u64 node = (uintptr_t)m->lrugen +
-			   offsetof(struct lru_gen_folio, list);
-		unsigned long at;
-
-		w->gen_read.unseen = !mlf_wmm_read_lately(node, &at) ||
-				     at < m->joined_at;
+		if (!mlf_wmm_last_load((const u8 *)m->lrugen +
+				       offsetof(struct lru_gen_folio, gen), &r))
+			return;
+		w->gen_read.stored_at = r.step;
+		if (r.stale)
+			link = came_by(w, m);
 	}
+	/* on no list, or a join older than the model keeps: no verdict */
+	if (!mlf_lin_list_at(lin, w->gen_read.slot, w->nid, link, &gen,
+			     &w->gen_read.joined_at) || gen < 0)
+		return;
+	/* stored since it joined: a move under way, gen first */
+	if (w->gen_read.stored_at > w->gen_read.joined_at)
+		return;
+	w->gen_read.published = gen;
 }
 
 void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,
@@ -146,6 +180,26 @@ void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,
 }
 
 /*
+ * Under the weak memory model: the walker came to memcg @slot by a link
+ * stored while it sat in a list of the walk's generation (or so long ago
+ * that the model no longer knows where it sat: no verdict).
+ */
+static bool came_in_gen(const struct mlf_walk_check *w,
+			const struct mlf_lin *lin, int slot)
+{
+	unsigned long link, joined;
+	int gen;
+
+	if (!mlf_wmm_running())
+		return false;
+	link = came_by(w, mlf_lin_memcg(lin, slot, w->nid));
+	if (link == ULONG_MAX)
+		return false;
+	return !mlf_lin_list_at(lin, slot, w->nid, link, &gen, &joined) ||
+	       gen == w->gen;
+}
+
+/*
  * walk.gen's publication order: a visit of memcg @slot for the walk's
  * generation, after a read of its gen that found it linked in a list of
  * another generation with no store to its gen since it joined that list.
@@ -157,7 +211,7 @@ void mlf_walk_check_point(struct mlf_walk_check *w, struct mlf_lin *lin,
 static bool gen_read_stale(const struct mlf_walk_check *w, int slot)
 {
 	return w->gen_read.slot == slot && w->gen_read.published >= 0 &&
-	       w->gen_read.published != w->gen && !w->gen_read.unseen;
+	       w->gen_read.published != w->gen;
 }
 
 bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
@@ -180,7 +234,6 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 		w->active = true;
 		w->gen = arg;
 		w->start_step = w->window_start = step;
-		w->start_seen = w->pass_seen = mlf_wmm_seen_now();
 		for (i = 0; i < lin->pool_size && i < POOL_BITS; i++) {
 			const struct lin_memcg *m = mlf_lin_memcg(lin, i, w->nid);
 
@@ -191,7 +244,7 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 	case MLF_WALK_BIN:
 		if (!w->active)
 			return true;
-		w->pass_seen = mlf_wmm_seen_now();
+		w->stale_loads = mlf_wmm_stale_pointer_loads();
 		if (w->pass_open)
 			return fail(f, "walk.end", w, MLF_NONE,
 				    "a pass over a bin began while the one before had not ended on a nulls marker (an abort that did not end the walk)");
@@ -233,6 +286,8 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 			    mlf_lin_touched_by_others(lin, i, w->nid, w->task,
 						      w->pass_start))
 				w->derailed |= 1u << w->bin;
+		if (mlf_wmm_stale_pointer_loads() != w->stale_loads)
+			w->stale |= 1u << w->bin;
 		w->pass_open = false;
 		w->last_nulls = arg;
 		if (arg == w->gen)
@@ -260,32 +315,31 @@ bool mlf_walk_check_event(struct mlf_walk_check *w, struct mlf_lin *lin,
 			w->visits++;
 			resolve_gen_read(w, lin, step);
 			if (gen_read_stale(w, slot)) {
-				char last[32] = "none in this run";
+				char last[40] = "one from before the run";
 
 				if (w->gen_read.stored_at)
-					snprintf(last, sizeof(last), "step %lu",
+					snprintf(last, sizeof(last),
+						 "the store of step %lu",
 						 w->gen_read.stored_at);
 				snprintf(what, sizeof(what),
-					 "the walk of generation %ld shrank m%d, whose gen it read (its READ_ONCE at step %lu, loaded by step %lu) while m%d sat in a list of generation %d, linked there at step %lu, with no store to its gen since (the last: %s): it went by a gen published before the move that brought m%d there",
+					 "the walk of generation %ld shrank m%d, whose gen it read (its READ_ONCE at step %lu, loaded by step %lu: %s) by a link that put m%d in a list of generation %d, which it joined at step %lu, after that store: it went by a gen published before the move that brought m%d there",
 					 w->gen, slot, w->gen_read.step,
-					 w->gen_read.done_at, slot,
+					 w->gen_read.done_at, last, slot,
 					 w->gen_read.published,
-					 w->gen_read.joined_at, last, slot);
+					 w->gen_read.joined_at, slot);
 				return fail(f, "walk.gen", w, slot, what);
 			}
 
 			/*
 			 * In the walk's generation now, or left it lately,
 			 * or put there by a section still open, or (under
-			 * the weak memory model) moved by a section the
-			 * walker had not seen when its pass began: it may
-			 * have read the list from before.
+			 * the weak memory model) in the list the link the
+			 * walker came by put it in.
 			 */
 			if (!(m->linked && m->gen == w->gen) &&
 			    m->left_at[w->gen] < w->window_start &&
 			    !put_by_open_section(w, lin, slot) &&
-			    !mlf_lin_touched_unseen(lin, slot, w->nid, w->task,
-						    w->pass_seen)) {
+			    !came_in_gen(w, lin, slot)) {
 				snprintf(what, sizeof(what),
 					 "the walk of generation %ld shrank m%d, which is %s and left generation %ld at step %lu, before the walk met it (since step %lu)",
 					 w->gen, slot,
@@ -355,16 +409,7 @@ bool mlf_walk_check_end(struct mlf_walk_check *w, struct mlf_lin *lin,
 					      w->start_step) ||
 		    mlf_lin_touched_by_open_section(lin, i, w->nid, w->task))
 			continue;
-		if (w->derailed & (1u << m->bin))
-			continue;
-		/*
-		 * Under the weak memory model: the walker had not seen a
-		 * section that put it there or wrote its links, so may have
-		 * read the list as it was before, or a mix of before and
-		 * after (nothing ordered that section before the walk)
-		 */
-		if (mlf_lin_touched_unseen(lin, i, w->nid, w->task,
-					   w->start_seen))
+		if ((w->derailed | w->stale) & (1u << m->bin))
 			continue;
 		snprintf(what, sizeof(what),
 			 "the walk of generation %ld ended without abort but never met m%d, which sat in fifo[%d][%d] for the whole walk (steps %lu to now)",

@@ -7,12 +7,14 @@
  * it has not seen: there the port's own state is taken):
  *
  *   walk.gen       a walk shrinks only memcgs that were in its generation
- *                  when it met them (at some step since its previous event),
- *                  and only for a gen value published before the move
- *                  that linked the memcg where the walk read it: a memcg
- *                  the walk read in a list of another generation, with no
- *                  store to its gen since it joined that list, went by a
- *                  gen stored before that move
+ *                  when it met them (at some step since its previous event,
+ *                  or, under the weak memory model, in the list the link
+ *                  it followed to them put them in), and only for a gen
+ *                  value published before the move that brought the
+ *                  memcg where the walk read it: the gen store the walk
+ *                  read is older than the memcg's join of the list that
+ *                  link put it in (its last join before the link was
+ *                  stored; under SC, its last join) of another generation
  *   walk.end       a pass over a bin ends on its own generation's nulls
  *                  marker (then the walk goes on to the next bin, or ends
  *                  after the last), on another generation's (then it
@@ -32,7 +34,14 @@
  *                  With a critical section of another task still open on
  *                  the node at the end, the memcgs that section wrote to
  *                  are exempt too (the model has not seen where it put
- *                  them); the others are judged all the same.
+ *                  them); the others are judged all the same. Under the
+ *                  weak memory model so are the bins a pass over which
+ *                  read a link older than the newest (wmm.h): it may have
+ *                  followed the list as it was before.
+ *
+ * Under the weak memory model they judge what the walker read (the stores
+ * its loads read, wmm.h), which with every load reading the newest store
+ * is what they judge under SC.
  */
 #ifndef _MLF_CHECK_WALK_CHECKS_H
 #define _MLF_CHECK_WALK_CHECKS_H
@@ -51,12 +60,17 @@ struct mlf_walk_check {
 	bool pass_open;			/* a BIN with no NULLS yet */
 	long last_nulls;		/* -1: the last pass ended on an entry */
 	u64 start_set;			/* slots in gen at the start */
-	const struct mlf_wmm_view *start_seen;	/* the walker's view then */
-	const struct mlf_wmm_view *pass_seen;	/* ... at the open pass's start */
 	u64 met;			/* slots visited or found dying */
 	u64 pass_met;			/* ... in the open pass */
 	unsigned long pass_start;
 	u8 derailed;			/* bins a pass left early (below) */
+	/*
+	 * Under the weak memory model: bins a pass over which read a link
+	 * older than the newest (wmm.h), and the walker's count of such
+	 * loads when the open pass began
+	 */
+	u8 stale;
+	unsigned long stale_loads;
 	/*
 	 * The walk's last read of a memcg's gen (shrink_many()'s skip test):
 	 * pending from its scheduling point until the walk's next point, when
@@ -66,9 +80,11 @@ struct mlf_walk_check {
 	struct {
 		bool pending;
 		int slot;
-		bool unseen;	/* under the LKMM: by a move it had not seen */
 		int published;
-		/* its point, the point by which the load was done */
+		/*
+		 * its point, the point by which the load was done, the list
+		 * join the link it came by goes with, the gen store it read
+		 */
 		unsigned long step, done_at, joined_at, stored_at;
 	} gen_read;
 	/* the walk's last events, for a report */

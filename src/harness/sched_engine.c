@@ -89,7 +89,15 @@ static int state_of(struct slot *s)
 static void set_state(struct slot *s, int state)
 {
 	mlf_sched_note_write();
+	/* the cgroup core's order between a memcg's steps, to the model */
+	mlf_wmm_handover_release(s);
 	__atomic_store_n(&s->state, state, __ATOMIC_RELAXED);
+}
+
+/* ... which the next step of the slot's life cycle takes up */
+static void take_over(struct slot *s)
+{
+	mlf_wmm_handover_acquire(s);
 }
 
 static struct mem_cgroup *alloc_of(int i)
@@ -206,6 +214,7 @@ static bool do_online(int i, u8 flags, int bin)
 	harness_point(s);
 	if (state_of(s) != SS_EMPTY)
 		return false;
+	take_over(s);
 	set_state(s, SS_ONLINING);
 	memcg = mem_cgroup_alloc(i);
 	set_alloc(i, memcg);
@@ -228,6 +237,7 @@ static bool do_offline(int i, int bin)
 	harness_point(s);
 	if (state_of(s) != SS_ONLINE)
 		return false;
+	take_over(s);
 	memcg = handed_over(i);
 #ifdef MLF_TREE_HAS_OFFLINE_OLD
 	/* css_offline(): OLD on every node */
@@ -249,7 +259,11 @@ static bool try_release(int i)
 	harness_point(s);
 	if (state_of(s) != SS_OFFLINE || refs_of(handed_over(i)))
 		return false;
+	take_over(s);
 	memcg = handed_over(i);
+	/* css_release's work runs after the last put of a reference */
+	mlf_wmm_acquire_newest(&memcg->refcnt.counter,
+			       sizeof(memcg->refcnt.counter));
 	set_state(s, SS_RELEASING);
 	expect(LIN_EXPECT_RELEASE, 0, -1, i, -1);
 	rcu_assign_pointer(s->memcg, NULL);
@@ -280,6 +294,11 @@ static void drop_held(struct task_state *ts)
 MLF_NO_TSAN static unsigned long node_seq(int nid)
 {
 	return E.world.cs.nodes[nid].memcg_lru.seq;
+}
+
+static struct lru_gen_memcg *node_lru(int nid)
+{
+	return &E.world.cs.nodes[nid].memcg_lru;
 }
 
 static bool do_reclaim(struct task_state *ts, int nid, u16 target)
@@ -595,6 +614,18 @@ MLF_NO_TSAN static void walk_probe_checks(enum mlf_walk_event event,
 		/* a visit of no live memcg failed as rcu.uaf above */
 		int memcg_gen = event == MLF_WALK_VISIT && slot >= 0 ?
 			((struct lruvec *)obj)->lrugen.gen : -1;
+		struct mlf_wmm_read r;
+
+		/*
+		 * Under the weak memory model, the seq and the gen the
+		 * walker read, which may be older than memory's
+		 */
+		if (event == MLF_WALK_START &&
+		    mlf_wmm_last_load(&node_lru(ts->stale.nid)->seq, &r))
+			ts->stale.seq_begin = r.value;
+		if (memcg_gen >= 0 &&
+		    mlf_wmm_last_load(&((struct lruvec *)obj)->lrugen.gen, &r))
+			memcg_gen = (int)r.value;
 
 		if (!mlf_walk_stale_event(&ts->stale, event, arg, slot,
 					  memcg_gen, node_seq(ts->stale.nid),
@@ -906,6 +937,8 @@ void sched_engine_run(const struct sched_input *in, struct sched_stats *stats)
 		.policy = in->policy,
 		.decisions = in->decisions,
 		.nr_decisions = in->nr_decisions,
+		.weak = in->weak,
+		.nr_weak = in->nr_weak,
 	};
 
 	run(in, &cfg, stats);

@@ -80,6 +80,9 @@ struct sched_input {
 	struct sched_op ops[SCHED_MAX_OPS];
 	int nr_decisions;
 	struct mlf_sched_decision decisions[SCHED_MAX_OPS];
+	/* the weak memory model's choices (schedule.h), under LKMM */
+	int nr_weak;
+	struct mlf_sched_weak weak[SCHED_MAX_OPS];
 	enum mlf_memory_model memory_model;	/* SC unless set */
 };
 

@@ -86,6 +86,7 @@ bool mlf_rcu_model_dep_store(const volatile void *p);
 void mlf_rcu_model_dep_load(const volatile void *p);
 void mlf_rcu_model_dep_publish(const volatile void *p);
 #define mlf_dep_store(p) (mlf_sched_running() && mlf_rcu_model_dep_store(p))
+#define mlf_dep_note(p) ((void)mlf_rcu_model_dep_store(p))
 #define mlf_dep_load(p)                                               \
 	do {                                                          \
 		if (mlf_sched_running())                              \
@@ -98,6 +99,7 @@ void mlf_rcu_model_dep_publish(const volatile void *p);
 	} while (0)
 #else
 #define mlf_dep_store(p) ((void)(p), false)
+#define mlf_dep_note(p) ((void)(p))
 #define mlf_dep_load(p) ((void)(p))
 #define mlf_dep_publish(p) ((void)(p))
 #endif
@@ -114,17 +116,20 @@ void mlf_rcu_model_dep_publish(const volatile void *p);
  * and the RCU model gives the dependent load that ordering, no more
  * (mlf_dep_store()); elsewhere it is a release store, the same
  * instruction on x86, which orders more than the kernel does (the
- * OS-scheduled stress engine has no model to do better). A plain publish
- * (no rcu_assign_pointer) still races.
+ * OS-scheduled stress engine has no model to do better). Under the weak
+ * memory model the store carries that view to the model (wmm.h), and to
+ * ThreadSanitizer as above. A plain publish (no rcu_assign_pointer)
+ * still races.
  */
 #define WRITE_ONCE_DEP(x, val)                                        \
 	({                                                            \
 		typeof(&(x)) __p = &(x);                              \
 		mlf_point(MLF_PT_WRITE, __p);                         \
-		if (mlf_wmm(x))                                       \
+		if (mlf_wmm(x)) {                                     \
+			mlf_dep_note(__p);                            \
 			mlf_wmm_store_dep(__p, sizeof(*__p),          \
 					  __mlf_to_u64(*__p, (val))); \
-		else if (mlf_dep_store(__p))                          \
+		} else if (mlf_dep_store(__p))                        \
 			__atomic_store_n(__p, (val), __ATOMIC_RELAXED); \
 		else                                                  \
 			__atomic_store_n(__p, (val), __ATOMIC_RELEASE); \

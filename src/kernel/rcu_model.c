@@ -259,7 +259,6 @@ MLF_NO_TSAN static void check_gp_over(const struct grace_period *gp,
 MLF_NO_TSAN static void gp_complete(struct grace_period *gp)
 {
 	gp->done = true;
-	mlf_wmm_gp_complete(gp);
 	R.nr_pending--;
 	R.grace_periods++;
 	check_gp_over(gp, "rcu.gp", "at step");
@@ -529,6 +528,15 @@ MLF_NO_TSAN bool mlf_rcu_model_dep_store(const volatile void *p)
 	return true;
 }
 
+MLF_NO_TSAN const void *mlf_rcu_model_dep_token(void)
+{
+	struct mlf_task *t = mlf_current();
+
+	return t->locks_held ?
+		&t->lock_snapshots[t->lock_acquisitions % MLF_TSAN_RING] :
+		NULL;
+}
+
 MLF_NO_TSAN void mlf_rcu_model_dep_load(const volatile void *p)
 {
 	struct dep_entry *e = dep_find(p, false);
@@ -558,6 +566,11 @@ bool mlf_rcu_model_dep_store(const volatile void *p)
 void mlf_rcu_model_dep_load(const volatile void *p)
 {
 	(void)p;
+}
+
+const void *mlf_rcu_model_dep_token(void)
+{
+	return NULL;
 }
 
 void mlf_rcu_model_dep_publish(const volatile void *p)

@@ -78,6 +78,13 @@ void mlf_rcu_model_access(const volatile void *addr, enum mlf_point kind);
  * @p, a release the load acquires by itself.
  */
 void mlf_rcu_model_lock_acquired(void);
+/*
+ * ThreadSanitizer's sync object of what happened before the current task
+ * took the lock it holds (NULL: none held, or not a TSan build): what a
+ * dependent load of a WRITE_ONCE_DEP() store acquires, under the weak
+ * memory model per store (wmm.c), whichever store of the location it read.
+ */
+const void *mlf_rcu_model_dep_token(void);
 bool mlf_rcu_model_dep_store(const volatile void *p);
 void mlf_rcu_model_dep_load(const volatile void *p);
 void mlf_rcu_model_dep_publish(const volatile void *p);

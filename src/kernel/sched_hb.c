@@ -278,3 +278,10 @@ MLF_NO_TSAN void mlf_hb_key(u64 key[2])
 	key[0] = H.key[0];
 	key[1] = H.key[1];
 }
+
+MLF_NO_TSAN u64 mlf_hb_open_note(int slot)
+{
+	const struct hb_step *s = &H.step[hb_slot(slot)];
+
+	return s->open ? s->note : 0;
+}

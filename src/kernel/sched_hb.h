@@ -87,5 +87,10 @@ unsigned long mlf_hb_clock(int slot);
 
 /* The trace so far, as a key: equal for the same trace. */
 void mlf_hb_key(u64 key[2]);
+/*
+ * The memory model's choices task @slot's open step made so far (its
+ * note): a second weak choice in one step is another state than the first.
+ */
+u64 mlf_hb_open_note(int slot);
 
 #endif

@@ -71,6 +71,18 @@ MLF_NO_TSAN static void note_interleaving(const struct mlf_site *mine,
 		(*c)++;
 }
 
+/* ... and each line at which a load read an older store (or a store went
+ * before a newer one): the weak choice the input made there */
+MLF_NO_TSAN static void note_weak(const struct mlf_site *at, int k)
+{
+	u64 h = ((u64)(uintptr_t)at + (u64)min(k, 3)) * 0xff51afd7ed558ccdULL;
+
+	if (!feedback)
+		return;
+	if (feedback[(h >> 40) & feedback_mask] != 0xff)
+		feedback[(h >> 40) & feedback_mask]++;
+}
+
 enum task_state {
 	T_RUNNABLE,
 	T_BLOCKED,
@@ -241,20 +253,33 @@ MLF_NO_TSAN int mlf_sched_weak_choice(int nr)
 
 		mlf_tsan_ignore_begin();
 		explore_key(key);
-		key[1] ^= 0x5bd1e995ULL;	/* not a scheduling choice */
+		/* not a scheduling choice; nor the step's earlier weak one */
+		key[1] ^= 0x5bd1e995ULL;
+		key[0] ^= mlf_hb_open_note(slot_of(S.cur)) *
+			  0x9e3779b97f4a7c15ULL;
 		k = mlf_explore_choose_weak(cfg->explore, S.visited,
 					    S.explore_stats, nr, S.preemptions,
 					    cfg->explore->weak_spent_now, key);
 		mlf_tsan_ignore_end();
-	} else if (cfg->policy == MLF_SCHED_INPUT && S.weak_countdown &&
-		   --S.weak_countdown == 0) {
-		k = min((int)cfg->weak[S.next_weak++].back, nr - 1);
+	} else if (S.weak_countdown && --S.weak_countdown == 0) {
+		/* the input's, whatever chooses the tasks (input, PCT) */
+		k = cfg->weak[S.next_weak++].back;
+		k = min(k, nr - 1);
 		S.weak_countdown = S.next_weak < cfg->nr_weak ?
 			max(cfg->weak[S.next_weak].delay, 1) : 0;
+		S.stats.weak_decisions++;
+		/* a stale read at a new line is new coverage */
+		if (k)
+			note_weak(S.cur->at, k);
 	}
 	if (S.hb)
 		mlf_hb_step_note(slot_of(S.cur), (u64)k);
 	return k;
+}
+
+MLF_NO_TSAN unsigned long mlf_sched_weak_points(void)
+{
+	return S.stats.weak_choices;
 }
 
 MLF_NO_TSAN unsigned long mlf_sched_step(void)
@@ -782,7 +807,18 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 	/*
 	 * Back to run the access: if what it touches was freed, by now or
 	 * by whoever ran meanwhile, it fails here, named by how it happened.
+	 * One through a NULL pointer (a load that read a pointer from before
+	 * its object was set up, under the weak memory model) is the
+	 * kernel's oops, named here rather than by the crash.
 	 */
+	if (addr && ((uintptr_t)addr < 4096 ||
+		     (uintptr_t)addr > UINTPTR_MAX - 4096))
+		mlf_fail_simple("vm.null",
+				"%s at %s:%d %s() of %p: a NULL pointer dereference",
+				point_names[kind],
+				base_name(site ? site->file : NULL),
+				site ? site->line : 0,
+				site && site->func ? site->func : "?", addr);
 	if (addr) {
 		mlf_tsan_ignore_begin();
 		mlf_rcu_model_access(addr, kind);
@@ -960,7 +996,9 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	S.next_decision = 0;
 	S.countdown = cfg->nr_decisions ? max(cfg->decisions[0].delay, 1) : 0;
 	S.next_weak = 0;
-	S.weak_countdown = cfg->memory_model == MLF_MM_LKMM && cfg->nr_weak ?
+	S.weak_countdown = cfg->memory_model == MLF_MM_LKMM &&
+				   cfg->policy != MLF_SCHED_EXPLORE &&
+				   cfg->nr_weak ?
 		max(cfg->weak[0].delay, 1) : 0;
 	if (cfg->policy == MLF_SCHED_PCT || cfg->policy == MLF_SCHED_PCT_RANDOM)
 		pct_setup(cfg);

@@ -47,10 +47,13 @@
  * and spinlocks included: one task's run of steps stands for one CPU, and
  * any interleaving of the CPUs' steps is an execution of the kernel, with
  * CONFIG_PREEMPT_RCU or without (without it a reader is not preempted, but
- * the other CPUs go on all the same). Executions are sequentially
- * consistent: every store is seen by every later load, so no reordering
- * the Linux kernel memory model allows between marked accesses is ever
- * shown (ThreadSanitizer finds data races, not such reorderings).
+ * the other CPUs go on all the same). Under MLF_MM_LKMM (the concurrent
+ * target's and explore's default) the marked accesses go through a weak
+ * memory model after the Linux kernel memory model (wmm.h): a load may
+ * read an older store than the newest, a weak choice the input or the
+ * exploration makes; under MLF_MM_SC every store is seen by every later
+ * load (sequential consistency). Plain accesses are ThreadSanitizer's: a
+ * data race is a failure whatever the order.
  */
 #ifndef _MLF_KERNEL_SCHEDULE_H
 #define _MLF_KERNEL_SCHEDULE_H
@@ -152,10 +155,11 @@ enum mlf_memory_model {
 };
 
 /*
- * MLF_SCHED_INPUT's choices of what a marked load reads (or where in
- * coherence a store goes) under MLF_MM_LKMM: at the delay-th weak choice
- * point from the previous one, the back-th store before the newest (or
- * the oldest allowed); the newest at every other.
+ * The input's choices of what a marked load reads (or where in coherence
+ * a store goes) under MLF_MM_LKMM, whatever the policy but exploration's:
+ * at the delay-th weak choice point from the previous one, the back-th
+ * store before the newest (or the oldest allowed); the newest at every
+ * other. A weak choice point is a marked access with two options or more.
  */
 struct mlf_sched_weak {
 	u16 delay;	/* weak choice points from the previous (>= 1) */
@@ -176,7 +180,7 @@ struct mlf_sched_config {
 	unsigned long max_steps;		/* 0: a default bound */
 	struct mlf_explore_run *explore;	/* MLF_SCHED_EXPLORE */
 	enum mlf_memory_model memory_model;
-	const struct mlf_sched_weak *weak;	/* MLF_SCHED_INPUT, LKMM */
+	const struct mlf_sched_weak *weak;	/* the input's, under LKMM */
 	int nr_weak;
 	/* called at every point of a task, before the scheduler's choice */
 	void (*on_point)(enum mlf_point kind, const volatile void *addr,
@@ -191,6 +195,7 @@ struct mlf_sched_stats {
 	unsigned long grace_periods;
 	unsigned long callbacks;
 	unsigned long weak_choices;	/* choice points of the memory model */
+	unsigned long weak_decisions;	/* the input's weak choices taken */
 	unsigned long stale_reads;	/* loads that read an older store */
 };
 
@@ -216,6 +221,8 @@ int mlf_sched_slot(void);
  * the input's, the exploration's, else 0. A choice point of its own.
  */
 int mlf_sched_weak_choice(int nr);
+/* The weak choice points passed so far in this run (or the last one). */
+unsigned long mlf_sched_weak_points(void);
 /*
  * The number of points passed since the run began; in an exploration with
  * the reduction (explore.h), the current step's logical time instead

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rcu_model.h"
 #include "report.h"
 #include "sanitizer.h"
 #include "schedule.h"
@@ -17,8 +18,36 @@
 #define MAX_LOCS 16384
 #define MAX_STORES 65535
 #define MLF_WMM_MAX_OPTIONS 255
+#define RECENT 32
 
 int mlf_wmm_on;
+
+/*
+ * The model's own copies, out of ThreadSanitizer's sight: its functions
+ * are (MLF_NO_TSAN), but the C library's memcpy() and memset() are
+ * intercepted, and the tasks' fibers share the model's arrays with no
+ * happens-before (what orders them is the scheduler).
+ */
+static inline void copy_n(void *dst, const void *src, size_t n)
+{
+	mlf_tsan_ignore_begin();
+	memcpy(dst, src, n);
+	mlf_tsan_ignore_end();
+}
+
+static inline void move_n(void *dst, const void *src, size_t n)
+{
+	mlf_tsan_ignore_begin();
+	memmove(dst, src, n);
+	mlf_tsan_ignore_end();
+}
+
+static inline void zero_n(void *dst, size_t n)
+{
+	mlf_tsan_ignore_begin();
+	memset(dst, 0, n);
+	mlf_tsan_ignore_end();
+}
 
 /*
  * A view: per location id, the co-latest store seen (its id + 1; 0 none).
@@ -37,6 +66,8 @@ struct store {
 	const struct view *carried;	/* what an acquire of it joins */
 	u32 token;			/* ThreadSanitizer's sync object */
 	bool rmw;			/* a read-modify-write's */
+	/* WRITE_ONCE_DEP()'s: ThreadSanitizer's object of what it orders */
+	const void *dep;
 	unsigned long step;		/* mlf_sched_step() when it was made */
 };
 
@@ -47,6 +78,7 @@ struct loc {
 	struct store *st;		/* by id, in the order they were made */
 	u16 *co;			/* store ids in co order */
 	u16 base;		/* id + 1 of a store every task has seen, or 0 */
+	bool fresh;		/* in memory allocated in this run */
 };
 
 struct task_views {
@@ -56,12 +88,18 @@ struct task_views {
 	const struct view *carry;	/* what its relaxed stores carry */
 	const struct view *locked;	/* its view when it last took a lock */
 	const struct view *unlocked;	/* its own stores at its last unlock */
-	/* its last loads: the value read and when its store was made */
+	/* its last loads: where, what they read (wmm.h) */
 	struct {
-		u64 value;
-		unsigned long step;
-	} recent[16];
+		uintptr_t addr;
+		struct mlf_wmm_read r;
+	} recent[RECENT];
 	unsigned int nr_recent;
+	unsigned long stale_ptr;	/* pointer loads that read an older store */
+	unsigned long gp_joined;	/* the gp_version it last joined */
+	/* the snapshots it joined lately: joined again, they add nothing */
+	const struct view *joined[8];
+	unsigned int nr_joined;
+	bool pending_dirty;	/* pending has entries */
 };
 
 struct keyed {			/* a lock's or a grace period's view */
@@ -84,7 +122,8 @@ static struct {
 	size_t hash_cap, hash_used;
 	struct task_views t[NR_TASKS];
 	u16 *mb_view;		/* what the smp_mb()s so far saw */
-	u16 *gp_view;		/* what the ended grace periods' starters saw */
+	u16 *gp_view;		/* what the grace periods' starters saw */
+	unsigned long gp_version;	/* its changes in this run */
 	u16 *exit_view;		/* what the readers saw when they left */
 	u16 *scratch;		/* a dense view to build a snapshot in */
 	struct keyed *keyed;
@@ -93,6 +132,11 @@ static struct {
 	char *arena;
 	size_t arena_cap, arena_used;
 	unsigned long stale_reads;
+	/* the memory allocated in this run, as far as there is room */
+	struct {
+		uintptr_t start, end;
+	} fresh[1024];
+	int nr_fresh;
 	u32 next_token;
 } W;
 
@@ -111,13 +155,30 @@ MLF_NO_TSAN static inline int rank_of(int id, u16 s)
 	return W.locs[id].st[s - 1].rank;
 }
 
-/* Join @src (its first @n entries) into the dense @dst. */
+/*
+ * Join @src (its first @n entries) into the dense @dst. Most entries are
+ * equal or none: four at a time are skipped then (a run's views are
+ * joined thousands of times, each the length of its locations).
+ */
 MLF_NO_TSAN static void join(u16 *dst, const u16 *src, int n)
 {
-	int i;
+	int i = 0, k;
 
-	for (i = 0; i < n; i++)
-		if (src[i] && (!dst[i] || rank_of(i, src[i]) > rank_of(i, dst[i])))
+	for (; i + 4 <= n; i += 4) {
+		u64 a, b;
+
+		memcpy(&a, &src[i], sizeof(a));
+		memcpy(&b, &dst[i], sizeof(b));
+		if (!a || a == b)
+			continue;
+		for (k = i; k < i + 4; k++)
+			if (src[k] != dst[k] && src[k] &&
+			    (!dst[k] || rank_of(k, src[k]) > rank_of(k, dst[k])))
+				dst[k] = src[k];
+	}
+	for (; i < n; i++)
+		if (src[i] != dst[i] && src[i] &&
+		    (!dst[i] || rank_of(i, src[i]) > rank_of(i, dst[i])))
 			dst[i] = src[i];
 }
 
@@ -125,6 +186,42 @@ MLF_NO_TSAN static inline void join_view(u16 *dst, const struct view *v)
 {
 	if (v)
 		join(dst, v->s, v->n);
+}
+
+/*
+ * Join the snapshot @v into @t's view, unless it did lately: a snapshot
+ * never changes and a view only grows.
+ */
+MLF_NO_TSAN static void join_floor(struct task_views *t, const struct view *v)
+{
+	unsigned int i;
+
+	if (!v)
+		return;
+	for (i = 0; i < ARRAY_SIZE(t->joined); i++)
+		if (t->joined[i] == v)
+			return;
+	join(t->floor, v->s, v->n);
+	t->joined[t->nr_joined++ % ARRAY_SIZE(t->joined)] = v;
+}
+
+/* What the stores its relaxed loads read carried, into its view. */
+MLF_NO_TSAN static void take_pending(struct task_views *t)
+{
+	if (!t->pending_dirty)
+		return;
+	join(t->floor, t->pending, W.nr_locs);
+	zero_n(t->pending, W.nr_locs * sizeof(u16));
+	t->pending_dirty = false;
+}
+
+/* Note what a relaxed load's store @s carried, for the next rmb or mb. */
+MLF_NO_TSAN static void add_pending(struct task_views *t, const struct store *s)
+{
+	if (!s->carried)
+		return;
+	join_view(t->pending, s->carried);
+	t->pending_dirty = true;
 }
 
 MLF_NO_TSAN static void *arena_alloc(size_t size)
@@ -144,7 +241,7 @@ MLF_NO_TSAN static const struct view *snapshot(const u16 *dense)
 	struct view *v = arena_alloc(sizeof(*v) + W.nr_locs * sizeof(u16));
 
 	v->n = W.nr_locs;
-	memcpy(v->s, dense, W.nr_locs * sizeof(u16));
+	copy_n(v->s, dense, W.nr_locs * sizeof(u16));
 	return v;
 }
 
@@ -155,7 +252,7 @@ MLF_NO_TSAN static const struct view *snapshot_join(const struct view *v,
 	struct view *j = arena_alloc(sizeof(*j) + W.nr_locs * sizeof(u16));
 
 	j->n = W.nr_locs;
-	memcpy(j->s, dense, W.nr_locs * sizeof(u16));
+	copy_n(j->s, dense, W.nr_locs * sizeof(u16));
 	join_view(j->s, v);
 	return j;
 }
@@ -225,9 +322,21 @@ MLF_NO_TSAN static int append(struct loc *l, u64 value, int task,
 	s->carried = carried;
 	s->token = W.next_token++;
 	s->rmw = false;
+	s->dep = NULL;
 	s->step = task < 0 ? 0 : mlf_sched_step();
 	l->co[l->nr] = (u16)l->nr;
 	return l->nr++;
+}
+
+/* Whether @addr lies in memory allocated in this run. */
+MLF_NO_TSAN static bool in_fresh(uintptr_t addr)
+{
+	int i;
+
+	for (i = 0; i < W.nr_fresh; i++)
+		if (addr >= W.fresh[i].start && addr < W.fresh[i].end)
+			return true;
+	return false;
 }
 
 /*
@@ -272,6 +381,7 @@ MLF_NO_TSAN static int loc_of(const volatile void *p, int size)
 	l->size = size;
 	l->nr = 0;
 	l->base = (u16)(append(l, now, -1, NULL) + 1);
+	l->fresh = in_fresh(addr);
 	if (W.hash[h].run != W.run) {
 		W.hash[h].addr = addr;
 		W.hash[h].run = W.run;
@@ -288,6 +398,10 @@ MLF_NO_TSAN void mlf_wmm_forget(const void *p, size_t size)
 
 	if (!mlf_wmm_running())
 		return;
+	if (W.nr_fresh < (int)ARRAY_SIZE(W.fresh)) {
+		W.fresh[W.nr_fresh].start = a;
+		W.fresh[W.nr_fresh++].end = a + size;
+	}
 	/*
 	 * The locations in it are made anew on their next access: their hash
 	 * entries keep their place (a probe goes on past them) but answer for
@@ -349,21 +463,27 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 	}
 	/* clear what the last run used */
 	for (i = 0; i < NR_TASKS; i++) {
-		memset(W.t[i].floor, 0, W.nr_locs * sizeof(u16));
-		memset(W.t[i].own, 0, W.nr_locs * sizeof(u16));
-		memset(W.t[i].pending, 0, W.nr_locs * sizeof(u16));
+		zero_n(W.t[i].floor, W.nr_locs * sizeof(u16));
+		zero_n(W.t[i].own, W.nr_locs * sizeof(u16));
+		zero_n(W.t[i].pending, W.nr_locs * sizeof(u16));
 		W.t[i].carry = W.t[i].locked = W.t[i].unlocked = NULL;
 		W.t[i].nr_recent = 0;
+		W.t[i].stale_ptr = 0;
+		W.t[i].gp_joined = 0;
+		W.t[i].pending_dirty = false;
+		zero_n(W.t[i].joined, sizeof(W.t[i].joined));
 	}
-	memset(W.mb_view, 0, W.nr_locs * sizeof(u16));
-	memset(W.gp_view, 0, W.nr_locs * sizeof(u16));
-	memset(W.exit_view, 0, W.nr_locs * sizeof(u16));
+	zero_n(W.mb_view, W.nr_locs * sizeof(u16));
+	zero_n(W.gp_view, W.nr_locs * sizeof(u16));
+	W.gp_version = 0;
+	zero_n(W.exit_view, W.nr_locs * sizeof(u16));
 	if (!++W.run)
 		W.run = 1;
 	W.nr_tasks = nr_tasks;
 	W.nr_locs = 0;
 	W.hash_used = 0;
 	W.nr_keyed = 0;
+	W.nr_fresh = 0;
 	W.arena_used = 0;
 	W.stale_reads = 0;
 	__atomic_store_n(&mlf_wmm_on, 1, __ATOMIC_RELAXED);
@@ -387,6 +507,8 @@ MLF_NO_TSAN static void tsan_release_store(const struct store *s)
 MLF_NO_TSAN static void tsan_acquire_store(const struct store *s)
 {
 	mlf_tsan_acquire(&tsan_tokens[s->token % sizeof(tsan_tokens)]);
+	if (s->dep)
+		mlf_tsan_acquire(s->dep);
 }
 
 /* ---- loads, stores, read-modify-writes ---- */
@@ -413,17 +535,33 @@ MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
 	nr = l->nr - lowest;
 	if (nr > 1)
 		k = mlf_sched_weak_choice(nr);
-	if (k)
+	if (k) {
 		W.stale_reads++;
+		if (order == MLF_WMM_ACQUIRE)
+			t->stale_ptr++;
+	}
 	s = &l->st[l->co[l->nr - 1 - k]];
+	/*
+	 * A pointer from before its object was set up: the kernel's oops
+	 * when it is followed, named now, before the code under test does
+	 * arithmetic on NULL
+	 */
+	if (order == MLF_WMM_ACQUIRE && k && !s->value && l->fresh &&
+	    s == &l->st[0])
+		mlf_fail_simple("vm.null",
+				"a load of the pointer at %p read NULL, its value from before its object was set up (the newest store is %#llx): a NULL pointer dereference to come",
+				(void *)p,
+				(unsigned long long)l->st[l->co[l->nr - 1]].value);
 	t->floor[id] = (u16)(s - l->st + 1);
-	t->recent[t->nr_recent % 16].value = s->value;
-	t->recent[t->nr_recent++ % 16].step = s->step;
+	t->recent[t->nr_recent % RECENT].addr = (uintptr_t)p;
+	t->recent[t->nr_recent++ % RECENT].r = (struct mlf_wmm_read){
+		.value = s->value, .step = s->step, .stale = k > 0,
+	};
 	if (order == MLF_WMM_ACQUIRE) {
-		join_view(t->floor, s->carried);
+		join_floor(t, s->carried);
 		tsan_acquire_store(s);
 	} else {
-		join_view(t->pending, s->carried);
+		add_pending(t, s);
 	}
 	return s->value;
 }
@@ -439,7 +577,7 @@ MLF_NO_TSAN static void store_at(int id, u64 value, int k,
 
 	if (k) {
 		/* into co before the k newest: they move up */
-		memmove(&l->co[pos + 1], &l->co[pos], k * sizeof(*l->co));
+		move_n(&l->co[pos + 1], &l->co[pos], k * sizeof(*l->co));
 		l->co[pos] = (u16)sid;
 		for (i = pos; i < l->nr; i++)
 			l->st[l->co[i]].rank = i;
@@ -488,16 +626,14 @@ MLF_NO_TSAN void mlf_wmm_fence(enum mlf_wmm_fence fence)
 	switch (fence) {
 	case MLF_WMM_MB:
 		mlf_sched_note_fence();
-		join(t->floor, t->pending, W.nr_locs);
-		memset(t->pending, 0, W.nr_locs * sizeof(u16));
+		take_pending(t);
 		/* the smp_mb()s see each other's views in the order they ran */
 		join(t->floor, W.mb_view, W.nr_locs);
-		memcpy(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
+		copy_n(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
 		t->carry = snapshot(t->floor);
 		break;
 	case MLF_WMM_RMB:
-		join(t->floor, t->pending, W.nr_locs);
-		memset(t->pending, 0, W.nr_locs * sizeof(u16));
+		take_pending(t);
 		break;
 	case MLF_WMM_WMB:
 		t->carry = snapshot(t->own);
@@ -529,24 +665,34 @@ MLF_NO_TSAN u64 mlf_wmm_rmw(volatile void *p, int size,
 	t = me();
 	t->floor[id] = (u16)(s - l->st + 1);
 	if (full) {
-		join_view(t->floor, s->carried);
+		join_floor(t, s->carried);
 		tsan_acquire_store(s);
 	} else {
-		join_view(t->pending, s->carried);
+		add_pending(t, s);
 	}
 	if (stores) {
-		store_at(id, new, 0, full ? snapshot(t->floor) : t->carry, full,
-			 p);
+		store_at(id, new, 0, full ? NULL : t->carry, full, p);
 		l->st[l->nr - 1].rmw = true;
 	}
-	if (full)
-		mlf_wmm_fence(MLF_WMM_MB);
+	if (full) {
+		/*
+		 * The full barrier after it: nothing ran since the one before
+		 * but the read-modify-write, whose store carries what it is
+		 * ordered after, itself included (no matter)
+		 */
+		t->carry = snapshot(t->floor);
+		if (stores)
+			l->st[l->nr - 1].carried = t->carry;
+		copy_n(W.mb_view, t->floor, W.nr_locs * sizeof(u16));
+	}
 	return old;
 }
 
 /* ---- what the checks ask ---- */
 
-MLF_NO_TSAN bool mlf_wmm_read_lately(u64 value, unsigned long *step)
+/* The current task's last load of @addr (any address: 0), or of @value. */
+MLF_NO_TSAN static bool last_load(uintptr_t addr, bool by_value, u64 value,
+				  struct mlf_wmm_read *r)
 {
 	struct task_views *t;
 	unsigned int i;
@@ -554,48 +700,66 @@ MLF_NO_TSAN bool mlf_wmm_read_lately(u64 value, unsigned long *step)
 	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
 		return false;
 	t = me();
-	for (i = 0; i < 16 && i < t->nr_recent; i++) {
-		unsigned int k = (t->nr_recent - 1 - i) % 16;
+	for (i = 0; i < RECENT && i < t->nr_recent; i++) {
+		unsigned int k = (t->nr_recent - 1 - i) % RECENT;
 
-		if (t->recent[k].value == value) {
-			*step = t->recent[k].step;
+		if (by_value ? t->recent[k].r.value == value :
+			       t->recent[k].addr == addr) {
+			*r = t->recent[k].r;
 			return true;
 		}
 	}
 	return false;
 }
 
-MLF_NO_TSAN const struct mlf_wmm_view *mlf_wmm_seen_now(void)
+MLF_NO_TSAN bool mlf_wmm_last_load(const volatile void *addr,
+				   struct mlf_wmm_read *r)
 {
-	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
-		return NULL;
-	return (const struct mlf_wmm_view *)snapshot(me()->floor);
+	return last_load((uintptr_t)addr, false, 0, r);
 }
 
-MLF_NO_TSAN const struct mlf_wmm_view *mlf_wmm_own_now(void)
+MLF_NO_TSAN bool mlf_wmm_last_load_of(u64 value, struct mlf_wmm_read *r)
 {
-	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
-		return NULL;
-	return (const struct mlf_wmm_view *)snapshot(me()->own);
+	return last_load(0, true, value, r);
 }
 
-MLF_NO_TSAN bool mlf_wmm_covers(const struct mlf_wmm_view *by_,
-				const struct mlf_wmm_view *seen_)
+MLF_NO_TSAN unsigned long mlf_wmm_stale_pointer_loads(void)
 {
-	const struct view *by = (const struct view *)by_;
-	const struct view *seen = (const struct view *)seen_;
-	int i;
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return 0;
+	return me()->stale_ptr;
+}
 
-	if (!by || !seen)
-		return true;
-	for (i = 0; i < seen->n; i++) {
-		if (!seen->s[i])
-			continue;
-		if (i >= by->n || !by->s[i] ||
-		    rank_of(i, by->s[i]) < rank_of(i, seen->s[i]))
-			return false;
-	}
-	return true;
+/* The location @p of @size bytes, if it has a history in this run: its id. */
+MLF_NO_TSAN static int loc_find(const volatile void *p, int size)
+{
+	uintptr_t addr = (uintptr_t)p;
+	size_t h;
+
+	for (h = hash_of(addr); W.hash[h].run == W.run;
+	     h = (h + 1) & (W.hash_cap - 1))
+		if (W.hash[h].addr == addr)
+			return W.locs[W.hash[h].id].size == size ? W.hash[h].id :
+								   -1;
+	return -1;
+}
+
+MLF_NO_TSAN u64 mlf_wmm_peek(const volatile void *p, int size)
+{
+	u64 now = mem_read(p, size);
+	const struct loc *l;
+	int id;
+
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return now;
+	id = loc_find(p, size);
+	if (id < 0)
+		return now;
+	l = &W.locs[id];
+	/* a plain write since the last modelled store: every task sees it */
+	if (l->st[l->co[l->nr - 1]].value != now)
+		return now;
+	return l->st[l->co[lowest_rank(me(), id)]].value;
 }
 
 /* ---- locks and RCU: views kept by key ---- */
@@ -637,7 +801,7 @@ MLF_NO_TSAN void mlf_wmm_lock_acquired(const void *lock, int *word)
 		return;
 	t = me();
 	view = keyed(lock)->view;
-	join_view(t->floor, view);
+	join_floor(t, view);
 	/*
 	 * Its later stores carry what the lock's last holder released: a CPU
 	 * that sees a store of this critical section, and then orders its
@@ -650,7 +814,7 @@ MLF_NO_TSAN void mlf_wmm_lock_acquired(const void *lock, int *word)
 	if (view || t->unlocked) {
 		u16 *dense = W.scratch;
 
-		memset(dense, 0, W.nr_locs * sizeof(u16));
+		zero_n(dense, W.nr_locs * sizeof(u16));
 		join_view(dense, t->carry);
 		join_view(dense, t->unlocked);
 		t->carry = snapshot_join(view, dense);
@@ -673,8 +837,9 @@ MLF_NO_TSAN void mlf_wmm_lock_released(const void *lock, int *word)
  * that began before a grace period began is over, as a whole, before the
  * grace period's end, so its waiter (or callback) joins the views its
  * readers left with, the pre-existing readers' and those that had left
- * before it began; and a section that begins after the grace period ended
- * sees everything its starter saw before it began.
+ * before it began; and a section that begins after the grace period began,
+ * which the grace period does not wait for, comes after its start as a
+ * whole: it sees everything the starter saw before it began.
  */
 MLF_NO_TSAN void mlf_wmm_gp_begin(const void *gp, bool strong)
 {
@@ -688,13 +853,22 @@ MLF_NO_TSAN void mlf_wmm_gp_begin(const void *gp, bool strong)
 	k = keyed(gp);
 	k->start = snapshot(me()->floor);
 	k->view = snapshot(W.exit_view);
+	join_view(W.gp_view, k->start);
+	W.gp_version++;
 }
 
 MLF_NO_TSAN void mlf_wmm_rcu_read_lock(void)
 {
+	struct task_views *t;
+
 	if (!mlf_wmm_running())
 		return;
-	join(me()->floor, W.gp_view, W.nr_locs);
+	/* a view only grows: what it joined of gp_view it still has */
+	t = me();
+	if (t->gp_joined == W.gp_version)
+		return;
+	join(t->floor, W.gp_view, W.nr_locs);
+	t->gp_joined = W.gp_version;
 }
 
 MLF_NO_TSAN void mlf_wmm_rcu_read_unlock(void)
@@ -714,13 +888,6 @@ MLF_NO_TSAN void mlf_wmm_gp_reader_left(const void *gp)
 	k->view = snapshot_join(k->view, me()->floor);
 }
 
-MLF_NO_TSAN void mlf_wmm_gp_complete(const void *gp)
-{
-	if (!mlf_wmm_running())
-		return;
-	join_view(W.gp_view, keyed(gp)->start);
-}
-
 MLF_NO_TSAN void mlf_wmm_gp_over(const void *gp)
 {
 	struct keyed *k;
@@ -728,9 +895,41 @@ MLF_NO_TSAN void mlf_wmm_gp_over(const void *gp)
 	if (!mlf_wmm_running())
 		return;
 	k = keyed(gp);
-	join_view(me()->floor, k->view);
-	join_view(me()->floor, k->start);
+	join_floor(me(), k->view);
+	join_floor(me(), k->start);
 	mlf_wmm_fence(MLF_WMM_MB);
+}
+
+MLF_NO_TSAN void mlf_wmm_handover_release(const void *key)
+{
+	struct keyed *k;
+
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return;
+	k = keyed(key);
+	k->view = snapshot_join(k->view, me()->floor);
+}
+
+MLF_NO_TSAN void mlf_wmm_handover_acquire(const void *key)
+{
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return;
+	join_floor(me(), keyed(key)->view);
+}
+
+MLF_NO_TSAN void mlf_wmm_acquire_newest(const volatile void *p, int size)
+{
+	const struct loc *l;
+	int id;
+
+	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
+		return;
+	id = loc_find(p, size);
+	if (id < 0)
+		return;
+	l = &W.locs[id];
+	me()->floor[id] = (u16)(l->co[l->nr - 1] + 1);
+	join_floor(me(), l->st[l->co[l->nr - 1]].carried);
 }
 
 MLF_NO_TSAN void mlf_wmm_store_dep(volatile void *p, int size, u64 value)
@@ -739,4 +938,5 @@ MLF_NO_TSAN void mlf_wmm_store_dep(volatile void *p, int size, u64 value)
 	int id = loc_of(p, size), k = store_place(t, id);
 
 	store_at(id, value, k, t->locked ? t->locked : t->carry, false, p);
+	W.locs[id].st[W.locs[id].nr - 1].dep = mlf_rcu_model_dep_token();
 }

@@ -91,34 +91,51 @@ void mlf_wmm_lock_released(const void *lock, int *word);
 /*
  * RCU (rcu_model.c): a grace period @gp begins (@strong: in
  * synchronize_rcu(), a full barrier); an outermost read-side section
- * begins, or ends; a reader @gp waited for leaves its section; @gp
- * completes; it is over for its waiter (or its callback).
+ * begins, or ends; a reader @gp waited for leaves its section; it is over
+ * for its waiter (or its callback).
  */
 void mlf_wmm_gp_begin(const void *gp, bool strong);
 void mlf_wmm_rcu_read_lock(void);
 void mlf_wmm_rcu_read_unlock(void);
 void mlf_wmm_gp_reader_left(const void *gp);
-void mlf_wmm_gp_complete(const void *gp);
 void mlf_wmm_gp_over(const void *gp);
 
 /*
- * For the checks, which must judge what a task could see, not memory: a
- * mark of what the current task has seen (its view), or of the stores it
- * made, valid until the run ends; NULL when the model is off. Whether the
- * view @by has seen everything @seen names (true if either is NULL).
+ * What the checks judge by: the values the tasks read. A marked load of
+ * the current task among its last 32: the value it read, when the store
+ * it read was made (mlf_sched_step(); 0: before the run, or a plain
+ * write), and whether that store was older than the newest. Its last load
+ * of @addr, or its last load that read @value (by which link a walker
+ * came); false if none, or the model is off.
  */
-struct mlf_wmm_view;
-const struct mlf_wmm_view *mlf_wmm_seen_now(void);
-const struct mlf_wmm_view *mlf_wmm_own_now(void);
-bool mlf_wmm_covers(const struct mlf_wmm_view *by,
-		    const struct mlf_wmm_view *seen);
+struct mlf_wmm_read {
+	u64 value;
+	unsigned long step;
+	bool stale;
+};
+bool mlf_wmm_last_load(const volatile void *addr, struct mlf_wmm_read *r);
+bool mlf_wmm_last_load_of(u64 value, struct mlf_wmm_read *r);
+/* How many of the current task's pointer loads read an older store. */
+unsigned long mlf_wmm_stale_pointer_loads(void);
+/*
+ * The value at @p as the current task has seen it: the newest store of it
+ * in its view (memory, for a location no marked access touched in this
+ * run, or outside a task); what a lock holder reads of what the lock
+ * protects.
+ */
+u64 mlf_wmm_peek(const volatile void *p, int size);
 
 /*
- * Whether one of the current task's last 16 marked loads read @value, and
- * then when the store it read was made (mlf_sched_step(); 0: before the
- * run or a plain write): by which links a walker came.
+ * The harness's own orderings, which the kernel has and the harness's
+ * bookkeeping makes outside the model: a release to @key hands what the
+ * current task saw to the next acquire of @key (the cgroup core's
+ * cgroup_mutex between a memcg's online, offline and release); and an
+ * acquire of the newest store of @p (the release work runs after the last
+ * put of a reference).
  */
-bool mlf_wmm_read_lately(u64 value, unsigned long *step);
+void mlf_wmm_handover_release(const void *key);
+void mlf_wmm_handover_acquire(const void *key);
+void mlf_wmm_acquire_newest(const volatile void *p, int size);
 
 /* Memory allocated or freed: its history starts again. */
 void mlf_wmm_forget(const void *p, size_t size);

@@ -212,6 +212,24 @@ class RaceWhere(unittest.TestCase):
         mixed = port.replace(section(port, "  Previous write"), rt)
         self.assertEqual(signatures.signature(mixed), "race/kfree+shrink_many")
 
+    def test_the_models_access_stands_for_its_caller(self):
+        # under the weak memory model READ_ONCE() reads memory in wmm.c
+        port = report("port-publish-before-init.txt")
+        model = ("  Atomic read of size 1 at 0x7b0c00005b20 by thread T3:\n"
+                 "    #0 mem_read /work/src/kernel/wmm.c:275:10 (concurrent+0x161a0e)\n"
+                 "    #1 loc_of /work/src/kernel/wmm.c:339:8 (concurrent+0x16020d)\n"
+                 "    #2 mlf_wmm_load /work/src/kernel/wmm.c:500:11 (concurrent+0x15fe47)\n"
+                 "    #3 shrink_many /work/src/mm/vmscan.c:342:14 (concurrent+0x136f78)\n")
+        first = port[port.index("  Atomic read of size"):port.index("  Previous write")]
+        mixed = port.replace(first, model + "\n")
+        self.assertNotEqual(mixed, port)
+        self.assertEqual(signatures.signature(mixed), "race/lru_gen_online_memcg+shrink_many")
+        self.assertIn("src/mm/vmscan.c:342 (shrink_many)", signatures.message(mixed))
+        # the model's own code is the harness's all the same
+        own = model.replace("#0 mem_read", "#0 join").replace("#1 loc_of", "#1 mlf_wmm_load")
+        mixed = port.replace(first, own + "\n")
+        self.assertTrue(signatures.signature(mixed).startswith("harness/race:"))
+
     def test_layers(self):
         for path, want in (("/w/src/mm/vmscan.c", "test"),
                            ("/w/build/fuzz-tsan/zoo/bug-x/src/kernel/rculist_nulls.h", "test"),

@@ -648,6 +648,8 @@ def run_rotation(args, extra):
 # build kind -> (preset, binary name pattern, what it is)
 FUZZ_BUILDS = [
     ("libfuzzer+asan", "fuzz", "{t}", "libFuzzer binary, ASan+UBSan"),
+    ("libfuzzer+tsan", "fuzz-tsan", "{t}", "libFuzzer binary, TSan (%s)"
+     % ", ".join(targets.for_sanitizer("tsan"))),
     ("afl", "afl", "{t}", "afl-clang-fast -fsanitize=fuzzer (AFL++ driver)"),
     ("replay-gcc", "dev", "{t}_replay", "replay driver, gcc -O1"),
     ("replay-asan", "asan", "{t}_replay", "replay driver, clang ASan+UBSan"),
@@ -710,49 +712,72 @@ def run_fuzz_bench(args, extra):
         if t not in targets.names():
             raise common.MlfError("unknown target %r (have: %s)"
                                   % (t, ", ".join(targets.names())))
+    models = (args.memory_model or engine.memory_model()).split(",")
+    for m in models:
+        if m not in engine.MEMORY_MODELS:
+            raise common.MlfError("--memory-model %s: not %s" % (m, " or ".join(
+                engine.MEMORY_MODELS)))
     if args.empty:
+        if len(models) > 1:
+            raise common.MlfError("--empty measures one --memory-model at a time")
+        engine.set_memory_model(models[0])
         return run_empty_bench(chosen, args.empty, extra)
     kinds = [b[0] for b in FUZZ_BUILDS if not args.builds or b[0] in args.builds.split(",")]
     table, failed, cpu_rate = {}, [], {}
     load = os.getloadavg()[0]
     for kind, preset, pattern, _ in [b for b in FUZZ_BUILDS if b[0] in kinds]:
-        names = [pattern.format(t=t) for t in chosen]
+        mine = [t for t in chosen if preset != "fuzz-tsan"
+                or t in targets.for_sanitizer("tsan")]
+        names = [pattern.format(t=t) for t in mine]
         try:
             build = builds.ensure_built_quiet(preset, targets=names)
         except common.MlfError as e:
             print("mlf bench fuzz: skipping %s (%s)" % (kind, e))
             continue
-        for t, name in zip(chosen, names):
+        for t, name in zip(mine, names):
             files = _corpus_files(t, args.repeat)
             path = os.path.join(build, "fuzz", name)
             if not files or not os.path.exists(path):
                 continue
-            cmd = [path] + files + list(extra)
-            env = dict(os.environ, AFL_NO_UI="1")
-            common.show([path, "<%d inputs: corpus/%s x%d>" % (len(files), t, args.repeat)])
-            cpu, start = _children_cpu(), time.monotonic()
-            proc = subprocess.run(cmd, capture_output=True, env=env)
-            secs, cpu = time.monotonic() - start, _children_cpu() - cpu
-            table[(t, kind)] = (len(files) / secs if proc.returncode == 0 else None, secs)
-            cpu_rate[(t, kind)] = len(files) / cpu if proc.returncode == 0 and cpu else None
-            if proc.returncode != 0:
-                # a figure of "-" alone would hide that the binary did not run
-                failed.append("%s %s: status %d: %s" % (
-                    t, kind, proc.returncode, common.error_line(proc.stderr) or "no output"))
+            # each memory model in turn, the same binary (the sequential
+            # targets have none: they run once)
+            for m in models if t == "concurrent" else models[:1]:
+                col = kind if len(models) == 1 else "%s %s" % (kind, m)
+                cmd = [path] + files + list(extra)
+                env = common.sanitizer_env(dict(os.environ, AFL_NO_UI="1",
+                                                MLF_MEMORY_MODEL=m))
+                common.show([path, "<%d inputs: corpus/%s x%d>" % (len(files), t,
+                                                                  args.repeat)])
+                cpu, start = _children_cpu(), time.monotonic()
+                proc = subprocess.run(cmd, capture_output=True, env=env)
+                secs, cpu = time.monotonic() - start, _children_cpu() - cpu
+                table[(t, col)] = (len(files) / secs if proc.returncode == 0 else None, secs)
+                cpu_rate[(t, col)] = (len(files) / cpu if proc.returncode == 0 and cpu
+                                      else None)
+                if proc.returncode != 0:
+                    # a figure of "-" alone would hide that the binary did not run
+                    failed.append("%s %s: status %d: %s" % (
+                        t, col, proc.returncode,
+                        common.error_line(proc.stderr) or "no output"))
+    if len(models) > 1:
+        kinds = ["%s %s" % (k, m) for k in kinds for m in models]
     print("\ninputs/s replaying the shipped corpus (x%d) through each build, per second "
           "of wall time / of CPU time (load average %.1f before, %.1f after):"
           % (args.repeat, load, os.getloadavg()[0]))
-    print("%-14s" % "target" + "".join("%20s" % k for k in kinds))
+    width = max([20] + [len(k) + 2 for k in kinds])
+    print("%-14s" % "target" + "".join("%*s" % (width, k) for k in kinds))
     for t in chosen:
         row = "%-14s" % t
         for k in kinds:
             rate = table.get((t, k), (None, 0))[0]
             cpu = cpu_rate.get((t, k))
-            row += "%20s" % ("%.0f / %.0f" % (rate, cpu) if rate and cpu else "-")
+            row += "%*s" % (width, "%.0f / %.0f" % (rate, cpu) if rate and cpu else "-")
         print(row)
     for kind, _, _, what in FUZZ_BUILDS:
-        if kind in kinds:
+        if any(k.split(" ")[0] == kind for k in kinds):
             print("  %-16s %s" % (kind, what))
+    if len(models) > 1:
+        print("  (lkmm, sc: the concurrent target's memory model, MLF_MEMORY_MODEL)")
     for line in failed:
         print("mlf bench fuzz: failed: %s" % line)
     return 1 if failed else 0
@@ -857,6 +882,9 @@ def register(subparsers):
                    help="instead: fuzz each target's libFuzzer build from an empty corpus "
                         "for SECONDS (one worker) and report execs/s")
     engine.add_mutator_argument(f)
+    f.add_argument("--memory-model", metavar="MODEL[,MODEL]",
+                   help="the concurrent target's memory model, lkmm or sc, or both "
+                        "(lkmm,sc: each in turn, a column each; default lkmm)")
     f.set_defaults(func=run_fuzz_bench, passthrough=True)
     i = sub.add_parser(
         "isolation", help="seed 004's isolation experiment: iso-count vs iso-throttle",

@@ -2,8 +2,8 @@
 """The bug zoo: zoo/<bug>.patch files and their headers (zoo/README.md).
 
 A library module (see __init__.py). Each patch starts with a header of
-"Field: value" lines (Bug, Summary, Expect, Engine, Fixed-by, Origin,
-Variant), then free text, then the diff against src/. Everything in the
+"Field: value" lines (Bug, Summary, Expect, Engine, Memory-model,
+Fixed-by, Origin, Variant), then free text, then the diff against src/. Everything in the
 CLI that knows a bug variant (its target, the check that must catch it,
 the variant it is built on) asks here.
 """

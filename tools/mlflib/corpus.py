@@ -348,6 +348,7 @@ class SchedTrace:
         self.lines.append("run writers=%d readers=%d initial=%d policy=%s seed=%d"
                           % (writers, readers, initial, policy, seed))
         self.decisions = []
+        self.weaks = []
         self.rng = random.Random(seed)
 
     def op(self, task, text):
@@ -362,8 +363,13 @@ class SchedTrace:
         """PCT: a change point @after points after the one before."""
         self.decisions.append("change after=%d" % after)
 
+    def weak(self, after, back=1):
+        """At the @after-th weak choice point after the one before, read
+        the store @back before the newest (the weak memory model's)."""
+        self.weaks.append("weak after=%d back=%d" % (after, back))
+
     def text(self):
-        return "\n".join(self.lines + self.decisions) + "\n"
+        return "\n".join(self.lines + self.decisions + self.weaks) + "\n"
 
 
 # A walk's first points, from the reader's start (step S; a decision at a

@@ -198,3 +198,31 @@ def add_mutator_argument(parser):
         help="ops: the structure-aware mutator of the targets that have one (fuzz/mutator.h; "
              "the default); bytes: the engine's own byte mutations. Sets MLF_MUTATOR, which "
              "the targets read")
+
+
+# ---- the memory model of the scheduled engine (kernel/wmm.h) ----
+
+MEMORY_MODELS = ("lkmm", "sc")
+
+
+def memory_model():
+    """The memory model the concurrent target runs under: MLF_MEMORY_MODEL,
+    "lkmm" when unset."""
+    return os.environ.get("MLF_MEMORY_MODEL") or "lkmm"
+
+
+def set_memory_model(name):
+    """Run the scheduled engine of this command under @name (None: leave
+    it): MLF_MEMORY_MODEL, which the concurrent target reads."""
+    if name:
+        os.environ["MLF_MEMORY_MODEL"] = name
+
+
+def add_memory_model_argument(parser, env=True):
+    parser.add_argument(
+        "--memory-model", choices=MEMORY_MODELS,
+        help="the scheduled engine's memory model: lkmm, the weak one after the Linux "
+             "kernel memory model, whose choices (which store a load reads) the input or "
+             "the exploration makes (the default); sc: sequential consistency, every load "
+             "the newest store (docs/weak-memory.md)%s"
+             % (". Sets MLF_MEMORY_MODEL, which the concurrent target reads" if env else ""))

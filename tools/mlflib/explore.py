@@ -3,7 +3,9 @@
 
 Runs explore/mlf_explore_* (explore/explore.c): a depth-first enumeration of
 the schedules of the scheduled engine on the scenarios of explore/scenarios.c
-(two writers and a reader in one bin), every check on each schedule. By
+(two writers and a reader in one bin), every check on each schedule, under
+the weak memory model (--weak-bound: the most loads that read an older store
+in one schedule) or --memory-model sc. By
 default with the sound reduction (a run is cut where its Mazurkiewicz trace
 was met before: docs/explore.md); --complete runs every schedule within the
 bound, --heuristic the state hashing that may miss schedules. Prints, per
@@ -19,6 +21,7 @@ import os
 
 from . import builds
 from . import common
+from . import engine
 from . import variants
 
 def _target(args, code):
@@ -39,6 +42,11 @@ def _target(args, code):
 def run(args, extra):
     if args.bound < 0 or args.bound > 20:
         raise common.MlfError("--bound must be 0..20")
+    if args.weak_bound is not None and not 0 <= args.weak_bound <= 15:
+        raise common.MlfError("--weak-bound must be 0..15")
+    if args.weak_bound is not None and args.memory_model == "sc":
+        raise common.MlfError("--weak-bound is the weak memory model's: not with "
+                              "--memory-model sc")
     if args.no_hash:
         common.deprecated("--no-hash", "--complete")
         if args.mode == "heuristic":
@@ -74,6 +82,10 @@ def run(args, extra):
     for scenario in args.scenario or [None]:
         cmd = [binary] + (["--scenario", scenario] if scenario else [])
         cmd += ["--bound", args.bound]
+        if args.memory_model:
+            cmd += ["--memory-model", args.memory_model]
+        if args.weak_bound is not None:
+            cmd += ["--weak-bound", args.weak_bound]
         if args.mode != "reduced":
             cmd.append("--" + args.mode)
         if args.keep_going:
@@ -105,7 +117,9 @@ def register(subparsers):
         "explore", help="the schedules of small scenarios, up to a preemption bound",
         description="Explore the schedules of small scenarios (2 writers and a reader "
                     "in one bin) on the scheduled engine, depth-first up to a preemption "
-                    "bound, with every check on each. The default reduction is sound: it "
+                    "bound and, under the weak memory model (the default), a bound on the "
+                    "loads that read an older store than the newest, with every check on "
+                    "each. The default reduction is sound: it "
                     "cuts a run only where its trace (the steps so far, ordered by what "
                     "depends on what) was met before, so it reaches every state, final "
                     "state and failure --complete reaches (docs/explore.md says under "
@@ -119,6 +133,10 @@ def register(subparsers):
     p.add_argument("--list", action="store_true", help="list the scenarios")
     p.add_argument("--bound", type=int, default=2,
                    help="most preemptions in a schedule (default 2)")
+    p.add_argument("--weak-bound", type=int,
+                   help="most weak choices in a schedule: loads that read an older store "
+                        "than the newest, stores placed before a newer one (default 1)")
+    engine.add_memory_model_argument(p, env=False)
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--complete", dest="mode", action="store_const", const="complete",
                       help="every schedule within the bound, nothing cut")

@@ -368,6 +368,11 @@ def prepare(camp, args, sanitizer):
             raise common.MlfError("%s was fuzzed under %s, not %s"
                                   % (os.path.relpath(camp.dir), meta["sanitizer"], sanitizer))
         args.variant, args.bug = meta.get("variant"), meta.get("bug")
+        model = meta.get("memory_model", "lkmm")
+        if args.memory_model and args.memory_model != model:
+            raise common.MlfError("%s was fuzzed with --memory-model %s, not %s"
+                                  % (os.path.relpath(camp.dir), model, args.memory_model))
+        engine.set_memory_model(model)
         if not args.engine_given:
             args.engine = meta.get("engine", args.engine)
     elif args.dir_given and camp.exists() and meta:
@@ -388,7 +393,8 @@ def prepare(camp, args, sanitizer):
         targets.seed_working_corpus(camp.target, camp.corpus)
     runs = meta.get("runs", 0) + 1
     camp.save_meta(dict(code.meta(), target=camp.target, engine=args.engine,
-                        sanitizer=sanitizer, variant=args.variant, bug=args.bug, runs=runs,
+                        sanitizer=sanitizer, variant=args.variant, bug=args.bug,
+                        memory_model=engine.memory_model(), runs=runs,
                         started=meta.get("started") or time.strftime("%Y-%m-%dT%H:%M:%S")))
 
 
@@ -503,6 +509,7 @@ def engine_of(target, args):
 
 def run(args, extra):
     engine.set_mutator(args.mutator)
+    engine.set_memory_model(args.memory_model)
     if args.target:
         if args.sanitizer:
             check_target(args.target, args.sanitizer)
@@ -613,4 +620,5 @@ def register(subparsers):
                         "fuzz/targets.json means the target for, --time split evenly "
                         "between them" % ", ".join(targets.for_sanitizer("tsan")))
     engine.add_mutator_argument(p)
+    engine.add_memory_model_argument(p)
     p.set_defaults(func=run, passthrough=True)

@@ -31,6 +31,7 @@ def run(args, extra):
     meta = campaign.meta_of_paths([args.file])
     args.variant = args.variant or meta.get("variant")
     args.bug = args.bug or meta.get("bug")
+    engine.set_memory_model(args.memory_model or meta.get("memory_model"))
     code = builds.Code.of(args, meta)
     code.check()
     target = (args.target or meta.get("target") or targets.trace_target_of_file(args.file)
@@ -94,4 +95,5 @@ def register(subparsers):
                    help="also file it as corpus/regressions/NAME/ for ctest (a bug-* NAME "
                         "must be a zoo bug whose patch expects this target and check; "
                         "another NAME gets a TARGET file unless the target is memcg_lru)")
+    engine.add_memory_model_argument(p)
     p.set_defaults(func=run)

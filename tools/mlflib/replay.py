@@ -71,15 +71,16 @@ def run(args, extra):
 
 
 def camp_defaults(args, paths):
-    """--target, --variant and --bug from the campaign.json of the campaign
-    the paths are in (the first one that is), where not given: a crash
-    file of `tools/mlf fuzz --bug B` replays on B, as the hints say. Returns
-    that campaign.json (its tree and patches, when --tree / --patches are
-    not given: builds.Code.of())."""
+    """--target, --variant, --bug and --memory-model from the campaign.json
+    of the campaign the paths are in (the first one that is), where not
+    given: a crash file of `tools/mlf fuzz --bug B` replays on B, as the
+    hints say. Returns that campaign.json (its tree and patches, when
+    --tree / --patches are not given: builds.Code.of())."""
     meta = campaign.meta_of_paths(paths)
-    for key in ("target", "variant", "bug"):
+    for key in ("target", "variant", "bug", "memory_model"):
         if getattr(args, key, None) is None and meta.get(key):
             setattr(args, key, meta[key])
+    engine.set_memory_model(getattr(args, "memory_model", None))
     return meta
 
 
@@ -97,4 +98,5 @@ def register(subparsers):
     p.add_argument("--bug", help="bug variant (bug-...) on top of the variant")
     p.add_argument("--preset", default="dev",
                    help="build preset (default dev; asan for sanitizers)")
+    engine.add_memory_model_argument(p)
     p.set_defaults(func=run)

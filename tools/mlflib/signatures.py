@@ -216,14 +216,24 @@ def lineless_layer(func, path):
     return layers.pop(), defined
 
 
+# the weak memory model's access on behalf of a marked access
+# (src/kernel/wmm.c): its frames stand for the caller's, as a libc
+# interceptor's do
+MODEL_ACCESS = ("mem_read", "mem_write")
+
+
 def access_side(text, start, stop):
     """Whose one access of a race report is (text[start:stop], its stack):
     {"layer": test / harness / None (no stack), "func", "where"}."""
+    in_model = False
     for m in TSAN_FRAME.finditer(text, start, stop):
         func = m.group(2).split("(", 1)[0].strip()
         path, line = FILE_LINE.match(m.group(3)).groups()
         if func.startswith(NOT_A_FRAME) or func in INTERCEPTED or func == "<null>":
             # the runtime's, with its source file or without
+            continue
+        if path.endswith("/wmm.c") and (func in MODEL_ACCESS or in_model):
+            in_model = True
             continue
         if path == "<null>":
             return {"layer": "harness", "func": func, "where": "no source (%s)" % func}
@@ -371,6 +381,9 @@ class Signer:
             # the cache key: a rebuilt binary at the same path may differ
             self.build_id = "%s@%s#%d" % (binary, hashlib.sha1(f.read()).hexdigest()[:16],
                                           FORMAT)
+        # the scheduled engine signs under the memory model it runs
+        if os.environ.get("MLF_MEMORY_MODEL", "lkmm") != "lkmm":
+            self.build_id += "+" + os.environ["MLF_MEMORY_MODEL"]
         self.cache_path = os.path.join(cache_dir, "signatures.json") if cache_dir else None
         self.sigs, self.others = {}, {}
         self.keys = {}  # path -> content key: a crash file never changes

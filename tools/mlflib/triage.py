@@ -30,7 +30,8 @@ from . import targets
 def signer_for(target, variant, bug, preset, cache_dir, signers, own=None, code=None):
     """A Signer for the binary given (a campaign's own copy) or built."""
     code = code or builds.Code()
-    key = (target, variant, bug, preset, cache_dir, own, code.suffix())
+    key = (target, variant, bug, preset, cache_dir, own, code.suffix(),
+           os.environ.get("MLF_MEMORY_MODEL"))
     if key not in signers:
         if own:
             path = own
@@ -95,6 +96,9 @@ def run(args, extra):
                 raise common.MlfError("cannot tell the target of %s; use --target" % path)
             variant = args.variant or variant
             bug = args.bug or bug
+            # the campaign's memory model, unless --memory-model says
+            os.environ["MLF_MEMORY_MODEL"] = (args.memory_model or meta.get("memory_model")
+                                              or "lkmm")
             code = builds.Code.of(args, meta)
             own = None
             if camp and not (args.preset or args.variant or args.bug or args.rebuild or
@@ -175,4 +179,5 @@ def register(subparsers):
                         "(libFuzzer with ASan+UBSan). A campaign's "
                         "files run through the copy of the binary it ran, unless --preset, "
                         "--variant, --bug, --tree, --patches or --rebuild says otherwise")
+    engine.add_memory_model_argument(p)
     p.set_defaults(func=run)

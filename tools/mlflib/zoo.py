@@ -213,6 +213,7 @@ def print_table(rows, historical=False):
 
 def run(args, extra):
     engine.set_mutator(args.mutator)
+    engine.set_memory_model(args.memory_model)
     zoo = bugs.bugs()
     if args.historical and args.bugs:
         raise common.MlfError("--historical and --bugs: give one of them")
@@ -286,4 +287,5 @@ def register(subparsers):
     common.add_deprecated(p, "--no-save", "the default (saving is opt-in: --save)", "save",
                           value=False)
     engine.add_mutator_argument(p)
+    engine.add_memory_model_argument(p)
     p.set_defaults(func=run, passthrough=True)
