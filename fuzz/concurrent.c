@@ -3,8 +3,8 @@
  * Fuzz target concurrent: writers and RCU readers on the port at once,
  * run by the deterministic scheduler (src/harness/sched_engine.h): the
  * input chooses the set-up, each task's ops and the interleaving (the
- * byte format: sched_codec.h), so a failure replays every time, in every
- * build. A failure prints the input's trace (sched_trace.h) around the
+ * byte format: concurrent_codec.h), so a failure replays every time, in every
+ * build. A failure prints the input's trace (concurrent_trace.h) around the
  * failing op, the ops the other tasks were in, the schedule's decisions
  * with the step each falls on, the weak choices with the weak choice point
  * each falls on, then the engine prints the schedule's last steps.
@@ -25,8 +25,8 @@
 #include "context.h"
 #include "kernel/report.h"
 #include "kernel/schedule.h"
-#include "sched_codec.h"
-#include "sched_trace.h"
+#include "concurrent_codec.h"
+#include "concurrent_trace.h"
 
 /* ops and decisions shown before and after the failing one */
 #define CONTEXT_BEFORE 8

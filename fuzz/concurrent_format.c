@@ -2,7 +2,7 @@
 /*
  * The concurrent target's inputs as the structure-aware mutator sees them
  * (mutator.h): the 8-byte header, then 5-byte records, each an op of a
- * task, a schedule decision or a weak choice (sched_codec.h). Records are
+ * task, a schedule decision or a weak choice (concurrent_codec.h). Records are
  * kept as the input has them (the kinds interleaved: each kind is read in
  * its own order, so moving one past another changes nothing, and moving
  * one past its own kind reorders that kind). Changing a record keeps its
@@ -12,7 +12,7 @@
  * back it reads.
  */
 #include "mutator.h"
-#include "sched_codec.h"
+#include "concurrent_codec.h"
 
 #include <string.h>
 

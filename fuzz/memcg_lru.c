@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "memcg_lru_codec.h"
 #include "context.h"
 #include "harness/world.h"
-#include "trace.h"
+#include "memcg_lru_trace.h"
 
 #define CONTEXT_BEFORE 5
 

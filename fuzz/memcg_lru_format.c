@@ -2,11 +2,11 @@
 /*
  * memcg_lru's inputs as the structure-aware mutator sees them (mutator.h):
  * the 3-byte header, then one record per op, its canonical bytes
- * (codec.h). New and changed ops name memcgs the input already uses most
+ * (memcg_lru_codec.h). New and changed ops name memcgs the input already uses most
  * of the time, so that an online is followed by rotations, offlines and
  * releases of the same memcg rather than of one of 2048 strangers.
  */
-#include "codec.h"
+#include "memcg_lru_codec.h"
 #include "mutator.h"
 
 #include <string.h>

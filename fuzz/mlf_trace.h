@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the files of mlf-trace share: the targets that have a trace, a
- * target's codec behind one interface (mlf_trace_lru.c,
- * mlf_trace_reclaim.c, mlf_trace_sched.c), and the helpers of the command
+ * target's codec behind one interface (mlf_trace_memcg_lru.c,
+ * mlf_trace_reclaim.c, mlf_trace_concurrent.c), and the helpers of the command
  * line (mlf_trace_main.c, mlf_trace_files.c), whose roundtrip and selftest
  * commands are mlf_trace_roundtrip.c.
  */
@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "codec.h"
-#include "sched_trace.h"
-#include "trace.h"
+#include "memcg_lru_codec.h"
+#include "concurrent_trace.h"
+#include "memcg_lru_trace.h"
 #ifdef MLF_TRACE_RECLAIM
 #include "reclaim_trace.h"
 #endif
@@ -77,7 +77,7 @@ struct codec {
 	bool (*header_equal)(const union header *a, const union header *b);
 };
 
-/* the codecs (mlf_trace_lru.c, mlf_trace_reclaim.c, mlf_trace_sched.c) */
+/* the codecs (mlf_trace_memcg_lru.c, mlf_trace_reclaim.c, mlf_trace_concurrent.c) */
 extern const struct codec mlf_trace_codec_lru;
 #ifdef MLF_TRACE_RECLAIM
 extern const struct codec mlf_trace_codec_reclaim;

@@ -79,8 +79,8 @@ build_archive() {	# build_archive FLAVOUR -> $WORK/mlf-obj-FLAVOUR/libmlf.a
 	mkdir -p "$dir"
 	for src in "$SRC"/kernel/*.c "$CUT"/mlf_tree_vmscan.c "$CUT"/mlf_tree_memcg.c \
 		   "$ROOT"/kernel/tree_glue.c "$SRC"/mm/*.c "$SRC"/harness/*.c \
-		   "$SRC"/check/*.c "$ROOT"/fuzz/codec.c "$ROOT"/fuzz/trace.c \
-		   "$ROOT"/fuzz/sched_codec.c "$ROOT"/fuzz/sched_trace.c \
+		   "$SRC"/check/*.c "$ROOT"/fuzz/memcg_lru_codec.c "$ROOT"/fuzz/memcg_lru_trace.c \
+		   "$ROOT"/fuzz/concurrent_codec.c "$ROOT"/fuzz/concurrent_trace.c \
 		   "$ROOT"/fuzz/trace_lex.c \
 		   $( [ "$1" = reclaim ] && echo "$ROOT/fuzz/reclaim_codec.c $ROOT/fuzz/reclaim_trace.c" ); do
 		obj=$dir/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o

@@ -12,10 +12,10 @@
 #include <stdio.h>
 
 #include "reclaim_codec.h"
-#include "trace.h"
+#include "memcg_lru_trace.h"
 
 /* the first line of a reclaim trace; it tells it from a memcg_lru trace */
-/* MLF_RECLAIM_TRACE_MAGIC: trace.h */
+/* MLF_RECLAIM_TRACE_MAGIC: memcg_lru_trace.h */
 
 /* The magic line, the header line, then one line per op. */
 void mlf_reclaim_trace_print(FILE *out, const struct mlf_reclaim_header *h,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The lexing the trace parsers share (trace.c for memcg_lru, reclaim_trace.c
- * for reclaim, sched_trace.c for concurrent): lines, tokens, numbers and
+ * The lexing the trace parsers share (memcg_lru_trace.c for memcg_lru, reclaim_trace.c
+ * for reclaim, concurrent_trace.c for concurrent): lines, tokens, numbers and
  * draw lists, the header line 'nodes N pool P', the magic lines that tell
  * the targets' traces apart, and the one-line error that names the bad
  * line. What an op line means is each parser's own.

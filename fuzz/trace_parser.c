@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "memcg_lru_codec.h"
 #include "kernel/report.h"
-#include "sched_trace.h"
-#include "trace.h"
+#include "concurrent_trace.h"
+#include "memcg_lru_trace.h"
 #ifdef MLF_TRACE_RECLAIM
 #include "reclaim_trace.h"
 #endif

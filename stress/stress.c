@@ -5,7 +5,7 @@
  * offline, release, rotate, soft reclaim, hold and drop references) for S
  * seconds, with the real liburcu underneath. The run is cut into rounds;
  * after each one the threads stop and every structure check runs
- * (src/harness/concurrent.c), then the same memcgs go on. Prints one
+ * (src/harness/stress.c), then the same memcgs go on. Prints one
  * summary line; a failure prints its report and the line, then aborts.
  */
 #define _GNU_SOURCE
@@ -14,9 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness/concurrent.h"
+#include "harness/stress.h"
+#include "kernel/prng.h"
 
-static struct conc_config config = {
+static struct stress_config config = {
 	.nr_nodes = 1,
 	.pool_size = 1500,
 	.nr_writers = 4,
@@ -47,9 +48,9 @@ static u64 now_ns(void)
 
 static void summary(int failures)
 {
-	struct conc_stats s;
+	struct stress_stats s;
 
-	conc_stats_read(&s);
+	stress_stats_read(&s);
 	printf("mlf stress: variant=%s readers=%d writers=%d memcgs=%d nodes=%d "
 	       "time=%.1fs rounds=%d ops=%lu skipped=%lu walks=%lu visits=%lu "
 	       "restarts=%lu reader_releases=%lu releases=%lu frees=%lu "
@@ -70,52 +71,44 @@ static void on_failure(const struct mlf_failure *f)
 }
 
 /* The op mix; each thread has its own generator (the port's draws too). */
-static u64 next(u64 *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
-static void writer_op(u64 *x, struct conc_op *op)
+static void writer_op(struct mlf_rng *g, struct stress_op *op)
 {
 	static const u8 mix[32] = {
-		CONC_ONLINE,  CONC_ONLINE,  CONC_ONLINE,  CONC_OFFLINE,
-		CONC_OFFLINE, CONC_OFFLINE, CONC_RELEASE, CONC_RELEASE,
-		CONC_RELEASE, CONC_ROTATE,  CONC_ROTATE,  CONC_ROTATE,
-		CONC_ROTATE,  CONC_ROTATE,  CONC_ROTATE,  CONC_ROTATE,
-		CONC_ROTATE,  CONC_SOFT,    CONC_SOFT,	  CONC_SOFT,
-		CONC_SET,     CONC_SET,	    CONC_SET,	  CONC_HOLD,
-		CONC_HOLD,    CONC_DROP,    CONC_DROP,	  CONC_DROP,
-		CONC_YIELD,   CONC_ROTATE,  CONC_ONLINE,  CONC_OFFLINE,
+		STRESS_ONLINE,  STRESS_ONLINE,  STRESS_ONLINE,  STRESS_OFFLINE,
+		STRESS_OFFLINE, STRESS_OFFLINE, STRESS_RELEASE, STRESS_RELEASE,
+		STRESS_RELEASE, STRESS_ROTATE,  STRESS_ROTATE,  STRESS_ROTATE,
+		STRESS_ROTATE,  STRESS_ROTATE,  STRESS_ROTATE,  STRESS_ROTATE,
+		STRESS_ROTATE,  STRESS_SOFT,    STRESS_SOFT,	  STRESS_SOFT,
+		STRESS_SET,     STRESS_SET,	    STRESS_SET,	  STRESS_HOLD,
+		STRESS_HOLD,    STRESS_DROP,    STRESS_DROP,	  STRESS_DROP,
+		STRESS_YIELD,   STRESS_ROTATE,  STRESS_ONLINE,  STRESS_OFFLINE,
 	};
-	u64 r = next(x);
+	u64 r = mlf_rng_next64(g);
 
 	op->kind = mix[r & 31];
 	op->slot = (r >> 8) % config.pool_size;
 	op->node = (r >> 24) % config.nr_nodes;
 	op->arg = r >> 32;
-	if (op->kind == CONC_YIELD)
+	if (op->kind == STRESS_YIELD)
 		op->arg |= 1;
 }
 
-static void reader_op(u64 *x, struct conc_op *op)
+static void reader_op(struct mlf_rng *g, struct stress_op *op)
 {
-	u64 r = next(x);
+	u64 r = mlf_rng_next64(g);
 
-	op->kind = (r & 15) ? CONC_RECLAIM : CONC_YIELD;
+	op->kind = (r & 15) ? STRESS_RECLAIM : STRESS_YIELD;
 	op->node = (r >> 8) % config.nr_nodes;
 	/* half of the walks go all the way, half stop after a few pages */
 	op->target = (r >> 16) & 1 ? 0 : 1 + (r >> 17) % 64;
 	op->arg = 1;
 }
 
-static void job(int thread, enum conc_role role, void *arg)
+static void job(int thread, enum stress_role role, void *arg)
 {
-	u64 x = (config.seed + 1) * 0x9e3779b97f4a7c15ULL + thread * 7919 +
-		nr_rounds;
-	struct conc_op op = { 0 };
+	struct mlf_rng g = mlf_rng_seeded((config.seed + 1) * MLF_RNG_GOLDEN +
+					   thread * 7919 + nr_rounds);
+	struct stress_op op = { 0 };
 	unsigned long n;
 
 	(void)arg;
@@ -123,11 +116,11 @@ static void job(int thread, enum conc_role role, void *arg)
 		if (!(n & 15) &&
 		    now_ns() >= __atomic_load_n(&round_end_ns, __ATOMIC_RELAXED))
 			break;
-		if (role == CONC_WRITER)
-			writer_op(&x, &op);
+		if (role == STRESS_WRITER)
+			writer_op(&g, &op);
 		else
-			reader_op(&x, &op);
-		conc_apply(thread, &op);
+			reader_op(&g, &op);
+		stress_apply(thread, &op);
 	}
 }
 
@@ -178,12 +171,12 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--yield"))
 			config.yield_every = arg_num(argc, argv, &i);
 		else if (!strcmp(argv[i], "--no-pool"))
-			conc_set_pool(false);
+			stress_set_pool(false);
 		else
 			usage();
 	}
 	if (config.nr_readers + config.nr_writers < 1 ||
-	    config.nr_readers + config.nr_writers > CONC_MAX_THREADS ||
+	    config.nr_readers + config.nr_writers > STRESS_MAX_THREADS ||
 	    config.pool_size < 1 || config.pool_size > MLF_MAX_POOL ||
 	    config.nr_nodes < 1 || config.nr_nodes > MAX_NUMNODES ||
 	    round_seconds <= 0)
@@ -194,18 +187,18 @@ int main(int argc, char **argv)
 
 	mlf_set_fail_handler(on_failure);
 	started = now();
-	conc_setup(&config);
+	stress_setup(&config);
 	do {
 		double left = run_seconds - (now() - started);
 
 		if (left > round_seconds)
 			left = round_seconds;
 		round_end_ns = now_ns() + (u64)(left > 0 ? left * 1e9 : 0);
-		conc_run(job, NULL);
+		stress_run(job, NULL);
 		nr_rounds++;
-		conc_check();
+		stress_check();
 	} while (now() - started < run_seconds);
-	conc_teardown();
+	stress_teardown();
 	summary(0);
 	return 0;
 }

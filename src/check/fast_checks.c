@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "model_query.h"
-#include "walk.h"
+#include "bin_scan.h"
 
 static inline const struct lru_gen_folio *lrugen_of(const struct mlf_check_state *w,
 					     int id, int nid)

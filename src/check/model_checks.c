@@ -8,7 +8,7 @@
 #include "checks.h"
 #include "check_parts.h"
 #include "model_query.h"
-#include "walk.h"
+#include "bin_scan.h"
 
 /* by mlf_seg_kind() (mm/mmzone.h): the model's segs, and the tree's */
 static const char *const seg_names[] = { "default", "head", "tail" };

@@ -35,7 +35,7 @@
 #include "checks.h"
 #include "check_parts.h"
 #include "model_query.h"
-#include "walk.h"
+#include "bin_scan.h"
 
 /* ---- what one op touched ---- */
 

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "walk.h"
+#include "bin_scan.h"
 
 static const char *const type_name[ANON_AND_FILE] __maybe_unused = { "anon", "file" };
 

@@ -32,7 +32,7 @@ struct mlf_check_state {
 	struct mlf_lrugen_map map;
 	/*
 	 * The driver keeps the map (the sequential driver does from its first
-	 * op). A driver that fills slots[] itself (src/harness/concurrent.c)
+	 * op). A driver that fills slots[] itself (src/harness/stress.c)
 	 * leaves it unset, and the checks then build a map of their own per
 	 * call, O(pool).
 	 */

@@ -7,7 +7,7 @@
  */
 #include "checks.h"
 #include "check_parts.h"
-#include "walk.h"
+#include "bin_scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,7 +415,7 @@ bool check_seq_advance(const struct mlf_check_state *w, int nid,
 		mlf_failure_msg(f,
 			"seq advanced from %lu to %lu but the old generation %d still holds %d entries",
 			before, after, old_before,
-			count_gen_walked(w, nid, old_before));
+			count_gen_scanned(w, nid, old_before));
 		return false;
 	}
 	return true;

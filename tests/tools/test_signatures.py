@@ -61,7 +61,7 @@ WARNING: ThreadSanitizer: data race (pid=4242)
 
   Previous read of size 8 at 0x7b0c00001230 by thread T1:
     #0 shrink_many /m/src/mm/vmscan.c:4896:4 (concurrent+0x11a2f1)
-    #1 reader_main /m/src/harness/concurrent.c:300:3 (concurrent+0x11a2f1)
+    #1 reader_main /m/src/harness/stress.c:300:3 (concurrent+0x11a2f1)
 
   Location is heap block of size 64 at 0x7b0c00001200 allocated by main thread:
     #0 calloc <null> (concurrent+0x1)
@@ -69,7 +69,7 @@ WARNING: ThreadSanitizer: data race (pid=4242)
 
   Thread T2 (tid=4245, running) created by main thread at:
     #0 pthread_create <null> (concurrent+0x3)
-    #1 mlf_threads_start /m/src/harness/concurrent.c:100:9 (concurrent+0x4)
+    #1 mlf_threads_start /m/src/harness/stress.c:100:9 (concurrent+0x4)
 
 SUMMARY: ThreadSanitizer: data race /m/src/kernel/list_nulls.h:80:2 in hlist_nulls_add_head_rcu
 ==================
@@ -78,7 +78,7 @@ RACE_READER_SECOND = """==================
 WARNING: ThreadSanitizer: data race (pid=4243)
   Read of size 8 at 0x7b0c00001230 by thread T1 (mutexes: write M7):
     #0 shrink_many /m/src/mm/vmscan.c:4896:4 (concurrent+0x11a2f1)
-    #1 reader_main /m/src/harness/concurrent.c:300:3 (concurrent+0x11a2f1)
+    #1 reader_main /m/src/harness/stress.c:300:3 (concurrent+0x11a2f1)
 
   Previous atomic write of size 8 at 0x7b0c00001230 by thread T2:
     #0 __tsan_atomic64_store <null> (concurrent+0x9a1)
@@ -102,7 +102,7 @@ class Race(unittest.TestCase):
     def test_one_side_unknown(self):
         lost = RACE_WRITER_SECOND.replace(
             "    #0 shrink_many /m/src/mm/vmscan.c:4896:4 (concurrent+0x11a2f1)\n"
-            "    #1 reader_main /m/src/harness/concurrent.c:300:3 (concurrent+0x11a2f1)\n",
+            "    #1 reader_main /m/src/harness/stress.c:300:3 (concurrent+0x11a2f1)\n",
             "    [failed to restore the stack]\n")
         # not shown to be the port's, nor the harness's: no catch either way
         sig = signatures.signature(lost)

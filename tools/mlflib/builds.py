@@ -178,7 +178,7 @@ def optional_inputs():
     """Files and folders the CMake code tests with if(EXISTS) / IS_DIRECTORY.
 
     CMake does not notice when such a file appears (a new tests/test_*.c, a
-    new <dir>/CMakeLists.txt, src/harness/concurrent.c, a corpus folder), so
+    new <dir>/CMakeLists.txt, src/harness/stress.c, a corpus folder), so
     mlf reconfigures then. Any CMakeLists.txt, and the .c files of the
     folders next to one, are taken to be such files.
     """

@@ -338,7 +338,7 @@ MEMCG_LRU_SEEDS.update(state_seeds())
 
 class SchedTrace:
     """A concurrent seed being written: its header, run line, each task's
-    ops and the schedule's decisions, as trace lines (sched_trace.h)."""
+    ops and the schedule's decisions, as trace lines (fuzz/concurrent_trace.h)."""
 
     def __init__(self, comment, nodes, pool, writers=1, readers=1, initial=0,
                  policy="input", seed=1):

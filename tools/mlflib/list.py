@@ -8,7 +8,7 @@ variant, bug or check is added.
 A check is named by the string handed to a failure's constructor
 (src/kernel/report.h: mlf_failure_init(), mlf_failure_at()), directly or
 through a function that passes one of its parameters on (mlf_fail_simple(),
-mlf_vm_warn(), conc_fail_conservation(), walk_checks.c's fail(), lin.c's
+mlf_vm_warn(), stress_fail_conservation(), walk_checks.c's fail(), lin.c's
 read_port(), rcu_model.c's check_gp_over(), ...): such functions are found
 by following the parameter, to a fixed point. At each call the name is a
 string literal of the argument (a ternary gives two), or, where the

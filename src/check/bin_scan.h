@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * How the checks walk the bins of a node (walk.c): through live lrugens
- * only (the map of lrugen_map.h), bounded by the pool size, with the caches
- * that let the checks of one full check, or of one check_bin(), read a
- * single walk of each bin. For the check files of src/check/ only.
+ * How the checks scan the bins of a node (bin_scan.c): through live
+ * lrugens only (the map of lrugen_map.h), bounded by the pool size, with
+ * the caches that let the checks of one full check, or of one check_bin(),
+ * read a single scan of each bin. For the check files of src/check/ only.
+ * (A "walk" is shrink_many()'s, which walk_checks.h judges.)
  */
-#ifndef _MLF_CHECK_WALK_H
-#define _MLF_CHECK_WALK_H
+#ifndef _MLF_CHECK_BIN_SCAN_H
+#define _MLF_CHECK_BIN_SCAN_H
 
 #include <stdlib.h>
 
@@ -50,7 +51,7 @@ int next_memcg_slot(const struct mlf_check_state *w, int from);
 #define for_each_live_slot(w, i) \
 	for ((i) = next_live_slot(w, 0); (i) >= 0; (i) = next_live_slot(w, (i) + 1))
 
-/* ---- walking one bin through live lrugens only ---- */
+/* ---- scanning one bin through live lrugens only ---- */
 
 enum scan_end {
 	SCAN_NULLS,	/* ended on a nulls marker (value in end_value) */
@@ -67,8 +68,8 @@ struct scan {
 };
 
 /*
- * The walk of fifo[@gen][@bin] of @nid: from the open view or bin view
- * when it covers that bin, else walked now (valid until the next call).
+ * The scan of fifo[@gen][@bin] of @nid: from the open view or bin view
+ * when it covers that bin, else scanned now (valid until the next call).
  */
 void scan_bin(const struct mlf_check_state *w, int nid, int gen, int bin,
 	      struct scan *s);
@@ -81,8 +82,8 @@ void bin_view_close(void);
 
 bool bin_empty(const struct mlf_check_state *w, int nid, int gen, int bin);
 bool gen_empty(const struct mlf_check_state *w, int nid, int gen);
-/* Entries of @gen, counted by walking (bounded; only for messages). */
-int count_gen_walked(const struct mlf_check_state *w, int nid, int gen);
+/* Entries of @gen, counted by scanning (bounded; only for messages). */
+int count_gen_scanned(const struct mlf_check_state *w, int nid, int gen);
 /* First non-empty bin of @gen, and the memcg at its head (-1 if unknown). */
 int first_entry(const struct mlf_check_state *w, int nid, int gen, int *slot);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The concurrent target's trace: the readable twin of a scheduled input
- * (sched_codec.h), one line per op and per schedule decision:
+ * (concurrent_codec.h), one line per op and per schedule decision:
  *
  *   # mlf concurrent trace v1
  *   nodes 2 pool 8
@@ -24,7 +24,7 @@
 #include <stdio.h>
 
 #include "mlf_targets.h" /* generated from fuzz/targets.json */
-#include "sched_codec.h"
+#include "concurrent_codec.h"
 #include "trace_lex.h" /* struct mlf_trace_error */
 
 #define MLF_SCHED_TRACE_MAGIC MLF_TRACE_MAGIC_CONCURRENT

@@ -5,7 +5,7 @@
  * nothing else linked, no reference leaked), then seq.monotonic and every
  * structure check of src/check/ on the world the slots describe.
  */
-#include "concurrent_internal.h"
+#include "stress_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@ static const char *const state_names[] = {
 	[CS_OFFLINE] = "offline",    [CS_RELEASING] = "releasing",
 };
 
-void conc_fail_conservation(int nid, int gen, int bin, int memcg,
+void stress_fail_conservation(int nid, int gen, int bin, int memcg,
 			    const char *fmt, ...)
 {
 	struct mlf_failure f;
@@ -43,9 +43,9 @@ static int slot_of_node(int nid, const struct hlist_nulls_node *pos)
 	int i;
 
 	/* compare addresses only: @pos may be anything */
-	for (i = 0; i < conc_cfg.pool_size; i++)
-		if (conc_slots[i].memcg &&
-		    get_lruvec(conc_slots[i].memcg, nid) == lruvec)
+	for (i = 0; i < stress_cfg.pool_size; i++)
+		if (stress_slots[i].memcg &&
+		    get_lruvec(stress_slots[i].memcg, nid) == lruvec)
 			return i;
 	return -1;
 }
@@ -58,21 +58,21 @@ static int slot_of_node(int nid, const struct hlist_nulls_node *pos)
 static bool count_bin(int nid, int gen, int bin)
 {
 	const struct hlist_nulls_node *pos =
-		conc_lru_world.cs.nodes[nid].memcg_lru.fifo[gen][bin].first;
+		stress_lru_world.cs.nodes[nid].memcg_lru.fifo[gen][bin].first;
 	int k = 0;
 
 	for (; !is_a_nulls(pos); pos = pos->next, k++) {
 		int slot;
 
-		if (k > conc_cfg.pool_size) {
-			conc_fail_conservation(nid, gen, bin, MLF_NONE,
+		if (k > stress_cfg.pool_size) {
+			stress_fail_conservation(nid, gen, bin, MLF_NONE,
 					       "fifo[%d][%d] has more entries than the pool (%d): a cycle",
-					       gen, bin, conc_cfg.pool_size);
+					       gen, bin, stress_cfg.pool_size);
 			return false;
 		}
 		slot = slot_of_node(nid, pos);
 		if (slot < 0) {
-			conc_fail_conservation(nid, gen, bin, MLF_NONE,
+			stress_fail_conservation(nid, gen, bin, MLF_NONE,
 					       "fifo[%d][%d] entry %d (%p) is the lrugen of no live memcg: a released or freed memcg is still linked",
 					       gen, bin, k, (void *)pos);
 			return false;
@@ -87,75 +87,75 @@ static void check_conservation(void)
 {
 	int nid, gen, bin, i;
 
-	if (conc_cfg.pool_size > seen_cap) {
+	if (stress_cfg.pool_size > seen_cap) {
 		free(seen_count);
-		seen_count = calloc(conc_cfg.pool_size, sizeof(*seen_count));
+		seen_count = calloc(stress_cfg.pool_size, sizeof(*seen_count));
 		if (!seen_count)
 			abort();
-		seen_cap = conc_cfg.pool_size;
+		seen_cap = stress_cfg.pool_size;
 	}
-	for (i = 0; i < conc_cfg.pool_size; i++) {
-		struct mem_cgroup *memcg = conc_slots[i].memcg;
-		int state = conc_slots[i].state;
+	for (i = 0; i < stress_cfg.pool_size; i++) {
+		struct mem_cgroup *memcg = stress_slots[i].memcg;
+		int state = stress_slots[i].state;
 		long refs;
 
 		if (state != CS_ONLINE && state != CS_EMPTY)
-			conc_fail_conservation(MLF_NONE, MLF_NONE, MLF_NONE, i,
+			stress_fail_conservation(MLF_NONE, MLF_NONE, MLF_NONE, i,
 					       "m%d is %s at quiescence with %ld references (a reference was leaked)",
 					       i, state_names[state],
-					       memcg ? conc_memcg_refs(memcg) :
+					       memcg ? stress_memcg_refs(memcg) :
 						       0);
 		if (!memcg)
 			continue;
-		refs = conc_memcg_refs(memcg);
+		refs = stress_memcg_refs(memcg);
 		if (refs != 1)
-			conc_fail_conservation(MLF_NONE, MLF_NONE, MLF_NONE, i,
+			stress_fail_conservation(MLF_NONE, MLF_NONE, MLF_NONE, i,
 					       "online m%d holds %ld references at quiescence, not 1",
 					       i, refs);
 	}
 
-	for (nid = 0; nid < conc_cfg.nr_nodes; nid++) {
-		memset(seen_count, 0, conc_cfg.pool_size * sizeof(*seen_count));
+	for (nid = 0; nid < stress_cfg.nr_nodes; nid++) {
+		memset(seen_count, 0, stress_cfg.pool_size * sizeof(*seen_count));
 		for (gen = 0; gen < MEMCG_NR_GENS; gen++)
 			for (bin = 0; bin < MEMCG_NR_BINS; bin++)
 				if (!count_bin(nid, gen, bin))
 					return;
-		for (i = 0; i < conc_cfg.pool_size; i++) {
-			if (!conc_slots[i].memcg || seen_count[i] == 1)
+		for (i = 0; i < stress_cfg.pool_size; i++) {
+			if (!stress_slots[i].memcg || seen_count[i] == 1)
 				continue;
-			conc_fail_conservation(nid, MLF_NONE, MLF_NONE, i,
+			stress_fail_conservation(nid, MLF_NONE, MLF_NONE, i,
 					       "live m%d is linked %d times on node %d, not once",
 					       i, seen_count[i], nid);
 		}
 	}
 }
 
-void conc_check(void)
+void stress_check(void)
 {
-	struct mlf_check_state *cs = &conc_lru_world.cs;
+	struct mlf_check_state *cs = &stress_lru_world.cs;
 	struct mlf_failure f;
 	int i, nid;
 
 	mlf_current_op = MLF_NONE;
 	/* what died and was not claimed yet: the quiescent cleanup claims it */
-	for (i = 0; i < conc_cfg.pool_size; i++)
-		conc_try_release(i);
-	conc_stats_flush();
+	for (i = 0; i < stress_cfg.pool_size; i++)
+		stress_try_release(i);
+	stress_stats_flush();
 
 	check_conservation();
 
-	for (i = 0; i < conc_cfg.pool_size; i++) {
-		cs->slots[i].memcg = conc_slots[i].memcg;
+	for (i = 0; i < stress_cfg.pool_size; i++) {
+		cs->slots[i].memcg = stress_slots[i].memcg;
 		cs->slots[i].state =
-			conc_slots[i].memcg ? SLOT_ONLINE : SLOT_EMPTY;
+			stress_slots[i].memcg ? SLOT_ONLINE : SLOT_EMPTY;
 		cs->slots[i].refs = 0;
 	}
 	mlf_lrugen_map_fill(&cs->map, cs->slots, cs->pool_size, cs->nr_nodes);
-	for (nid = 0; nid < conc_cfg.nr_nodes; nid++) {
-		cs->seq_before[nid] = conc_seq_start[nid];
+	for (nid = 0; nid < stress_cfg.nr_nodes; nid++) {
+		cs->seq_before[nid] = stress_seq_start[nid];
 		if (!check_seq_monotonic(cs, nid, &f) ||
 		    !check_structure(cs, nid, &f))
 			mlf_fail(&f);
-		conc_seq_start[nid] = cs->nodes[nid].memcg_lru.seq;
+		stress_seq_start[nid] = cs->nodes[nid].memcg_lru.seq;
 	}
 }

@@ -7,7 +7,7 @@
  * other threads run.
  */
 #define _GNU_SOURCE
-#include "concurrent_internal.h"
+#include "stress_internal.h"
 
 #include <sched.h>
 #include <string.h>
@@ -28,7 +28,7 @@ static __thread struct {
  */
 static unsigned long moves;
 
-void conc_count_moves(unsigned long n)
+void stress_count_moves(unsigned long n)
 {
 	__atomic_fetch_add(&moves, n, __ATOMIC_RELAXED);
 }
@@ -93,7 +93,7 @@ static void check_lruvec_alive(struct lruvec *lruvec)
  */
 static unsigned long visit_bound(void)
 {
-	return 4UL * (conc_cfg.pool_size + 8) * (walk.bins + 1) +
+	return 4UL * (stress_cfg.pool_size + 8) * (walk.bins + 1) +
 	       4 * others_moves() + 1000;
 }
 
@@ -102,13 +102,13 @@ static unsigned long restart_bound(void)
 	return MAX_RESTARTS + 4 * others_moves();
 }
 
-void conc_walk_probe(enum mlf_walk_event event, void *obj, long arg)
+void stress_walk_probe(enum mlf_walk_event event, void *obj, long arg)
 {
 	switch (event) {
 	case MLF_WALK_START:
 		memset(&walk, 0, sizeof(walk));
 		walk.moves_at_start = __atomic_load_n(&moves, __ATOMIC_RELAXED);
-		conc_tl.walks++;
+		stress_tl.walks++;
 		if ((unsigned long)arg >= MEMCG_NR_GENS)
 			mlf_fail_simple("reader.nulls",
 					"shrink_many() starts on generation %ld",
@@ -118,7 +118,7 @@ void conc_walk_probe(enum mlf_walk_event event, void *obj, long arg)
 		walk.bins++;
 		break;
 	case MLF_WALK_RESTART:
-		conc_tl.restarts++;
+		stress_tl.restarts++;
 		if ((unsigned long)arg >= MEMCG_NR_GENS)
 			mlf_fail_simple("reader.nulls",
 					"a walk ended on nulls value %#lx, not a generation (0..%d)",
@@ -130,18 +130,18 @@ void conc_walk_probe(enum mlf_walk_event event, void *obj, long arg)
 					others_moves());
 		break;
 	case MLF_WALK_VISIT:
-		conc_tl.visits++;
-		conc_count_moves(1);
+		stress_tl.visits++;
+		stress_count_moves(1);
 		check_lruvec_alive(obj);
 		if (++walk.visits > visit_bound())
 			mlf_fail_simple("reader.terminates",
 					"a walk visited %lu lruvecs in %lu bin passes of a pool of %d (%lu moves by others)",
 					walk.visits, walk.bins,
-					conc_cfg.pool_size,
+					stress_cfg.pool_size,
 					others_moves());
 		break;
 	case MLF_WALK_TRYGET_FAILED:
-		conc_tl.reader_releases++;
+		stress_tl.reader_releases++;
 		check_memcg_alive(obj, "a failed tryget");
 		break;
 	case MLF_WALK_NULLS:
@@ -153,16 +153,16 @@ void conc_walk_probe(enum mlf_walk_event event, void *obj, long arg)
 static __thread unsigned long resched_count;
 
 /* cond_resched() is where the kernel may sleep: let the others run. */
-void conc_resched_hook(const char *where)
+void stress_resched_hook(const char *where)
 {
-	int every = conc_cfg.yield_every;
+	int every = stress_cfg.yield_every;
 
 	(void)where;
 	if (every > 0 && ++resched_count % every == 0)
 		sched_yield();
 }
 
-void conc_resched_reset(void)
+void stress_resched_reset(void)
 {
 	resched_count = 0;
 }

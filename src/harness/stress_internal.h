@@ -5,19 +5,19 @@
  * world, the counters, and the functions one file calls in another:
  *
  *   concurrent.c          set-up, counters, tear-down
- *   concurrent_pool.c     the thread pool: conc_run()
- *   concurrent_slots.c    slot life cycle and the ops: conc_apply()
+ *   concurrent_pool.c     the thread pool: stress_run()
+ *   concurrent_slots.c    slot life cycle and the ops: stress_apply()
  *   concurrent_probe.c    the checks on readers as they go (walk probe)
- *   concurrent_quiesce.c  the checks at quiescence: conc_check()
+ *   concurrent_quiesce.c  the checks at quiescence: stress_check()
  */
-#ifndef _MLF_HARNESS_CONCURRENT_INTERNAL_H
-#define _MLF_HARNESS_CONCURRENT_INTERNAL_H
+#ifndef _MLF_HARNESS_STRESS_INTERNAL_H
+#define _MLF_HARNESS_STRESS_INTERNAL_H
 
 #include <pthread.h>
 
-#include "concurrent.h"
+#include "stress.h"
 
-enum conc_slot_state {
+enum stress_slot_state {
 	CS_EMPTY,
 	CS_ONLINING,
 	CS_ONLINE,
@@ -26,42 +26,42 @@ enum conc_slot_state {
 	CS_RELEASING,
 };
 
-struct conc_slot {
+struct stress_slot {
 	pthread_mutex_t lock;
-	int state;			/* enum conc_slot_state, atomic */
+	int state;			/* enum stress_slot_state, atomic */
 	struct mem_cgroup *memcg;	/* under lock */
 };
 
 /* concurrent.c: the run's configuration (clamped), world and slots */
-extern struct conc_config conc_cfg;
+extern struct stress_config stress_cfg;
 /* nodes, and slots filled in for the checks at quiescence */
-extern struct mlf_world conc_lru_world;
-extern struct conc_slot *conc_slots;
+extern struct mlf_world stress_lru_world;
+extern struct stress_slot *stress_slots;
 /* each node's seq when the threads last started (seq.monotonic) */
-extern unsigned long conc_seq_start[MAX_NUMNODES];
+extern unsigned long stress_seq_start[MAX_NUMNODES];
 /* counters: per thread, added into the totals when a job ends */
-extern struct conc_stats conc_totals;
-extern __thread struct conc_stats conc_tl;
-void conc_stats_flush(void);
+extern struct stress_stats stress_totals;
+extern __thread struct stress_stats stress_tl;
+void stress_stats_flush(void);
 
 /* concurrent_slots.c */
-long conc_memcg_refs(struct mem_cgroup *memcg);
-bool conc_do_online(int i, u8 flags);
+long stress_memcg_refs(struct mem_cgroup *memcg);
+bool stress_do_online(int i, u8 flags);
 /* Claim slot @i if its memcg is dead; then css_release() it. */
-bool conc_try_release(int i);
+bool stress_try_release(int i);
 /* Drop every reference this thread holds (at the end of its job). */
-void conc_drop_all(void);
+void stress_drop_all(void);
 
 /* concurrent_probe.c */
 /* @n lrugens moved: by a visit, or by a writer op that links or rotates */
-void conc_count_moves(unsigned long n);
-void conc_walk_probe(enum mlf_walk_event event, void *obj, long arg);
-void conc_resched_hook(const char *where);
+void stress_count_moves(unsigned long n);
+void stress_walk_probe(enum mlf_walk_event event, void *obj, long arg);
+void stress_resched_hook(const char *where);
 /* A thread starts a job: its cond_resched() count starts again. */
-void conc_resched_reset(void);
+void stress_resched_reset(void);
 
 /* concurrent_quiesce.c */
-void conc_fail_conservation(int nid, int gen, int bin, int memcg,
+void stress_fail_conservation(int nid, int gen, int bin, int memcg,
 			    const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 

@@ -38,7 +38,7 @@
  * node but for rotate, soft and reclaim; the bin but for online, rotate,
  * soft and reclaim; the arg bits above). mlf_sched_encode() writes its
  * canonical bytes (ops, then decisions, then weak choices), which decode
- * to the same input; its trace is sched_trace.h.
+ * to the same input; its trace is concurrent_trace.h.
  */
 #ifndef _MLF_FUZZ_SCHED_CODEC_H
 #define _MLF_FUZZ_SCHED_CODEC_H

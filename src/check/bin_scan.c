@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Walking the bins of a node for the checks (walk.h). The checks only read
+ * Scanning the bins of a node for the checks (bin_scan.h). The checks only read
  * the port's structures, and they never follow a pointer they cannot vouch
  * for: a list entry is dereferenced only if the map of live lrugens
  * (lrugen_map.h) knows it as the lrugen of a live memcg on that node, so a
- * stale or freed entry is reported, not chased. Every walk is bounded by
+ * stale or freed entry is reported, not chased. Every scan is bounded by
  * the pool size, so a cycle is reported too. A full check of a node and
- * check_bin() walk each bin once and let every check read that walk.
+ * check_bin() scan each bin once and let every check read that scan.
  */
-#include "walk.h"
+#include "bin_scan.h"
 
 #include "model_query.h"
 
@@ -64,7 +64,7 @@ int next_memcg_slot(const struct mlf_check_state *w, int from)
 	return model < 0 || port < model ? port : model;
 }
 
-/* ---- walking one bin through live lrugens only ---- */
+/* ---- scanning one bin through live lrugens only ---- */
 
 static int *scan_buf;
 static int scan_cap;
@@ -101,9 +101,9 @@ static void scan_into(const struct mlf_check_state *w, int nid, int gen,
 
 /*
  * A full check of a node runs six checks over the same 24 bins: the view
- * walks each bin once (one map lookup per entry) and lets them all read
- * that walk. Only the full check opens it; a check called on its own (as
- * the tests do, between corruptions) walks the bins afresh.
+ * scans each bin once (one map lookup per entry) and lets them all read
+ * that scan. Only the full check opens it; a check called on its own (as
+ * the tests do, between corruptions) scans the bins afresh.
  */
 static struct {
 	const struct mlf_check_state *w;
@@ -136,7 +136,7 @@ void view_close(void)
 
 /*
  * The same for the one bin check_bin() looks at after an op: its four
- * checks read one walk of the bin (with 1500 memcgs in 8 bins, walking it
+ * checks read one scan of the bin (with 1500 memcgs in 8 bins, scanning it
  * four times was most of the time a big input took).
  */
 static struct {
@@ -195,8 +195,8 @@ bool gen_empty(const struct mlf_check_state *w, int nid, int gen)
 	return true;
 }
 
-/* Entries of @gen, counted by walking (bounded; only for messages). */
-int count_gen_walked(const struct mlf_check_state *w, int nid, int gen)
+/* Entries of @gen, counted by scanning (bounded; only for messages). */
+int count_gen_scanned(const struct mlf_check_state *w, int nid, int gen)
 {
 	struct scan s;
 	int bin, n = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Printing and parsing concurrent traces (sched_trace.h). The printer
+ * Printing and parsing concurrent traces (concurrent_trace.h). The printer
  * writes one canonical form; the parser accepts it plus a few conveniences
  * (operands in any order, omitted flags, bin and target absent) and
  * rejects, with one message naming the line, whatever the byte format
@@ -11,7 +11,7 @@
  * port's (check/op.h), from the port library every program linking this
  * one links after it.
  */
-#include "sched_trace.h"
+#include "concurrent_trace.h"
 
 #include <string.h>
 
@@ -381,7 +381,7 @@ static bool parse_decision(struct mlf_trace_parser *p,
 	return true;
 }
 
-/* 'weak after=D back=B': the weak memory model's choice (sched_codec.h) */
+/* 'weak after=D back=B': the weak memory model's choice (concurrent_codec.h) */
 static bool parse_weak(struct mlf_trace_parser *p, const struct mlf_token *t,
 		       int n, struct sched_input *in)
 {

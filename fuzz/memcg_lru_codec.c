@@ -4,7 +4,7 @@
  * decode and encode below must stay each other's mirror, and the trace
  * round-trip tests (ctest trace/selftest, trace/roundtrip-corpus) hold them to it.
  */
-#include "codec.h"
+#include "memcg_lru_codec.h"
 
 #include <string.h>
 

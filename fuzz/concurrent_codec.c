@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The concurrent target's byte format (sched_codec.h). */
-#include "sched_codec.h"
+/* The concurrent target's byte format (concurrent_codec.h). */
+#include "concurrent_codec.h"
 
 #include <string.h>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The concurrent engine's thread pool: threads created once per process and
- * parked between runs (or, conc_set_pool(false), created and joined per
- * run), released together by conc_run(), which waits for every one to
+ * parked between runs (or, stress_set_pool(false), created and joined per
+ * run), released together by stress_run(), which waits for every one to
  * finish its job, with a watchdog on the whole run.
  */
 #define _GNU_SOURCE
-#include "concurrent_internal.h"
+#include "stress_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,31 +19,31 @@ static pthread_cond_t gate_done = PTHREAD_COND_INITIALIZER;
 static unsigned long gate_gen;		/* bumped to start a run */
 static int gate_nr;			/* threads taking part in this run */
 static int gate_finished;
-static bool thread_finished[CONC_MAX_THREADS];
-static conc_job_t gate_job;
+static bool thread_finished[STRESS_MAX_THREADS];
+static stress_job_t gate_job;
 static void *gate_arg;
 static int nr_pool_threads;
-static pthread_t pool_threads[CONC_MAX_THREADS];
+static pthread_t pool_threads[STRESS_MAX_THREADS];
 static bool reuse_pool = true;
 
-void conc_set_pool(bool reuse)
+void stress_set_pool(bool reuse)
 {
 	reuse_pool = reuse;
 }
 
-static enum conc_role role_of(int thread)
+static enum stress_role role_of(int thread)
 {
-	return thread < conc_cfg.nr_writers ? CONC_WRITER : CONC_READER;
+	return thread < stress_cfg.nr_writers ? STRESS_WRITER : STRESS_READER;
 }
 
 static void run_job(int thread)
 {
 	mlf_current_op = MLF_NONE;
-	conc_resched_reset();
-	mlf_entropy_seed(conc_cfg.seed * 0x100000001b3ULL + thread + 1);
+	stress_resched_reset();
+	mlf_entropy_seed(stress_cfg.seed * 0x100000001b3ULL + thread + 1);
 	gate_job(thread, role_of(thread), gate_arg);
-	conc_drop_all();
-	conc_stats_flush();
+	stress_drop_all();
+	stress_stats_flush();
 }
 
 static void finish(int thread)
@@ -100,26 +100,26 @@ static void watchdog_fail(void)
 	for (t = 0; t < gate_nr; t++) {
 		if (thread_finished[t])
 			continue;
-		reader |= role_of(t) == CONC_READER;
+		reader |= role_of(t) == STRESS_READER;
 		len += snprintf(stuck + len, len < sizeof(stuck) ?
 				sizeof(stuck) - len : 0, " %d (%s)", t,
-				role_of(t) == CONC_READER ? "reader" : "writer");
+				role_of(t) == STRESS_READER ? "reader" : "writer");
 		if (len >= sizeof(stuck))
 			break;
 	}
 	mlf_fail_simple(reader ? "reader.terminates" : "writer.terminates",
-			"threads still running after %u s:%s", conc_cfg.deadline_s,
+			"threads still running after %u s:%s", stress_cfg.deadline_s,
 			stuck);
 }
 
-void conc_run(conc_job_t job, void *arg)
+void stress_run(stress_job_t job, void *arg)
 {
-	int n = conc_cfg.nr_writers + conc_cfg.nr_readers;
-	pthread_t one_shot[CONC_MAX_THREADS];
+	int n = stress_cfg.nr_writers + stress_cfg.nr_readers;
+	pthread_t one_shot[STRESS_MAX_THREADS];
 	struct timespec deadline;
 	int t, err = 0;
 
-	__atomic_fetch_add(&conc_totals.runs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&stress_totals.runs, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&gate_lock);
 	gate_job = job;
 	gate_arg = arg;
@@ -138,7 +138,7 @@ void conc_run(conc_job_t job, void *arg)
 	}
 
 	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += conc_cfg.deadline_s;
+	deadline.tv_sec += stress_cfg.deadline_s;
 	while (gate_finished < n && err != ETIMEDOUT)
 		err = pthread_cond_timedwait(&gate_done, &gate_lock, &deadline);
 	if (gate_finished < n)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mlf-trace's codec of the memcg_lru target: its byte codec (codec.h) and
- * its trace (trace.h) behind struct codec.
+ * mlf-trace's codec of the memcg_lru target: its byte codec (memcg_lru_codec.h) and
+ * its trace (memcg_lru_trace.h) behind struct codec.
  */
 #include "mlf_trace.h"
 

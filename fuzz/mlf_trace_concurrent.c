@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mlf-trace's codec of the concurrent target: its byte codec
- * (sched_codec.h) and its trace (sched_trace.h) behind struct codec. An
+ * (concurrent_codec.h) and its trace (concurrent_trace.h) behind struct codec. An
  * input's "ops" are one struct sched_input, and its records, counted by
  * the interface, are its ops, then its decisions, then its weak choices
  * (the canonical order); the header is the nodes and pool line with the

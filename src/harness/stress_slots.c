@@ -2,7 +2,7 @@
 /*
  * The concurrent engine's slots and ops: each slot's life cycle (EMPTY ->
  * ONLINING -> ONLINE -> OFFLINING -> OFFLINE -> RELEASING -> EMPTY), the
- * references a writer holds across ops, and conc_apply(), which applies one
+ * references a writer holds across ops, and stress_apply(), which applies one
  * op from inside a job.
  *
  * The harness's own bookkeeping (which slot holds which memcg, in which
@@ -14,22 +14,22 @@
  * css_release(), which frees it after a grace period.
  */
 #define _GNU_SOURCE
-#include "concurrent_internal.h"
+#include "stress_internal.h"
 
 #include <sched.h>
 #include <string.h>
 
-static int slot_state(struct conc_slot *s)
+static int slot_state(struct stress_slot *s)
 {
 	return __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
 }
 
-static void set_slot_state(struct conc_slot *s, int state)
+static void set_slot_state(struct stress_slot *s, int state)
 {
 	__atomic_store_n(&s->state, state, __ATOMIC_RELEASE);
 }
 
-long conc_memcg_refs(struct mem_cgroup *memcg)
+long stress_memcg_refs(struct mem_cgroup *memcg)
 {
 	/* acquire: whoever dropped the last reference is done with it */
 	return __atomic_load_n(&memcg->refcnt.counter, __ATOMIC_ACQUIRE);
@@ -38,7 +38,7 @@ long conc_memcg_refs(struct mem_cgroup *memcg)
 /* A reference on the slot's memcg, or NULL if it has none to give. */
 static struct mem_cgroup *pin(int i)
 {
-	struct conc_slot *s = &conc_slots[i];
+	struct stress_slot *s = &stress_slots[i];
 	struct mem_cgroup *memcg = NULL;
 	int state;
 
@@ -54,16 +54,16 @@ static struct mem_cgroup *pin(int i)
 
 static void set_shrink(struct mem_cgroup *memcg, u8 flags)
 {
-	WRITE_ONCE(memcg->shrink.below_min, !!(flags & CONC_SHRINK_BELOW_MIN));
-	WRITE_ONCE(memcg->shrink.below_low, !!(flags & CONC_SHRINK_BELOW_LOW));
-	WRITE_ONCE(memcg->shrink.success, !!(flags & CONC_SHRINK_SUCCESS));
-	WRITE_ONCE(memcg->shrink.sizable, !!(flags & CONC_SHRINK_SIZABLE));
+	WRITE_ONCE(memcg->shrink.below_min, !!(flags & STRESS_SHRINK_BELOW_MIN));
+	WRITE_ONCE(memcg->shrink.below_low, !!(flags & STRESS_SHRINK_BELOW_LOW));
+	WRITE_ONCE(memcg->shrink.success, !!(flags & STRESS_SHRINK_SUCCESS));
+	WRITE_ONCE(memcg->shrink.sizable, !!(flags & STRESS_SHRINK_SIZABLE));
 	WRITE_ONCE(memcg->shrink.nr_reclaimed, flags >> 4);
 }
 
-bool conc_do_online(int i, u8 flags)
+bool stress_do_online(int i, u8 flags)
 {
-	struct conc_slot *s = &conc_slots[i];
+	struct stress_slot *s = &stress_slots[i];
 	struct mem_cgroup *memcg;
 
 	pthread_mutex_lock(&s->lock);
@@ -75,7 +75,7 @@ bool conc_do_online(int i, u8 flags)
 	pthread_mutex_unlock(&s->lock);
 
 	memcg = mem_cgroup_alloc(i);
-	conc_tl.allocs++;
+	stress_tl.allocs++;
 	set_shrink(memcg, flags);
 	mem_cgroup_css_online(memcg);
 
@@ -88,7 +88,7 @@ bool conc_do_online(int i, u8 flags)
 
 static bool do_offline(int i)
 {
-	struct conc_slot *s = &conc_slots[i];
+	struct stress_slot *s = &stress_slots[i];
 	struct mem_cgroup *memcg;
 
 	pthread_mutex_lock(&s->lock);
@@ -110,15 +110,15 @@ static bool do_offline(int i)
 	return true;
 }
 
-bool conc_try_release(int i)
+bool stress_try_release(int i)
 {
-	struct conc_slot *s = &conc_slots[i];
+	struct stress_slot *s = &stress_slots[i];
 	struct mem_cgroup *memcg = NULL;
 
 	if (slot_state(s) != CS_OFFLINE)
 		return false;
 	pthread_mutex_lock(&s->lock);
-	if (slot_state(s) == CS_OFFLINE && !conc_memcg_refs(s->memcg)) {
+	if (slot_state(s) == CS_OFFLINE && !stress_memcg_refs(s->memcg)) {
 		memcg = s->memcg;
 		set_slot_state(s, CS_RELEASING);
 	}
@@ -137,7 +137,7 @@ bool conc_try_release(int i)
 	 * also invisible to ThreadSanitizer.
 	 */
 	rcu_barrier();
-	conc_tl.releases++;
+	stress_tl.releases++;
 
 	pthread_mutex_lock(&s->lock);
 	s->memcg = NULL;
@@ -150,8 +150,8 @@ static bool do_release(int from)
 {
 	int k;
 
-	for (k = 0; k < conc_cfg.pool_size; k++)
-		if (conc_try_release((from + k) % conc_cfg.pool_size))
+	for (k = 0; k < stress_cfg.pool_size; k++)
+		if (stress_try_release((from + k) % stress_cfg.pool_size))
 			return true;
 	return false;
 }
@@ -185,7 +185,7 @@ static bool do_drop(void)
 	return true;
 }
 
-void conc_drop_all(void)
+void stress_drop_all(void)
 {
 	while (do_drop())
 		;
@@ -207,10 +207,10 @@ static void do_yield(u8 arg)
 		(void)__atomic_load_n(&spin_sink, __ATOMIC_RELAXED);
 }
 
-bool conc_apply(int thread, const struct conc_op *op)
+bool stress_apply(int thread, const struct stress_op *op)
 {
-	int i = op->slot % conc_cfg.pool_size;
-	int nid = op->node % conc_cfg.nr_nodes;
+	int i = op->slot % stress_cfg.pool_size;
+	int nid = op->node % stress_cfg.nr_nodes;
 	struct mem_cgroup *memcg = NULL;
 	bool applied = true;
 
@@ -219,16 +219,16 @@ bool conc_apply(int thread, const struct conc_op *op)
 		mlf_entropy_bytes(op->draws, op->nr_draws);
 
 	switch (op->kind) {
-	case CONC_ONLINE:
-		applied = conc_do_online(i, op->arg);
+	case STRESS_ONLINE:
+		applied = stress_do_online(i, op->arg);
 		break;
-	case CONC_OFFLINE:
+	case STRESS_OFFLINE:
 		applied = do_offline(i);
 		break;
-	case CONC_RELEASE:
+	case STRESS_RELEASE:
 		applied = do_release(i);
 		break;
-	case CONC_ROTATE:
+	case STRESS_ROTATE:
 		/* a rotation the tree does not have: skipped */
 		if (!mlf_tree_has_rotation(mlf_rotation(op->arg % MLF_NR_ROTATIONS)))
 			break;
@@ -238,7 +238,7 @@ bool conc_apply(int thread, const struct conc_op *op)
 		mlf_rotate_memcg(get_lruvec(memcg, nid),
 				 mlf_rotation(op->arg % MLF_NR_ROTATIONS));
 		break;
-	case CONC_SOFT:
+	case STRESS_SOFT:
 #ifdef MLF_TREE_HAS_SOFT_RECLAIM
 		memcg = pin(i);
 		if (!memcg)
@@ -250,18 +250,18 @@ bool conc_apply(int thread, const struct conc_op *op)
 			mlf_softirq_exit();
 #endif
 		break;
-	case CONC_SET:
+	case STRESS_SET:
 		memcg = pin(i);
 		if (memcg)
 			set_shrink(memcg, op->arg);
 		break;
-	case CONC_HOLD:
+	case STRESS_HOLD:
 		applied = do_hold(i);
 		break;
-	case CONC_DROP:
+	case STRESS_DROP:
 		applied = do_drop();
 		break;
-	case CONC_RECLAIM: {
+	case STRESS_RECLAIM: {
 		struct scan_control sc = {
 			.nr_to_reclaim = mlf_nr_to_reclaim(op->target),
 			.priority = 12,
@@ -271,7 +271,7 @@ bool conc_apply(int thread, const struct conc_op *op)
 		mlf_shrink_many(NODE_DATA(nid), &sc);
 		break;
 	}
-	case CONC_YIELD:
+	case STRESS_YIELD:
 		do_yield(op->arg);
 		break;
 	default:
@@ -279,18 +279,18 @@ bool conc_apply(int thread, const struct conc_op *op)
 		break;
 	}
 
-	if (applied && (op->kind == CONC_ONLINE || op->kind == CONC_OFFLINE))
-		conc_count_moves(conc_cfg.nr_nodes);
-	if (memcg && (op->kind == CONC_ROTATE || op->kind == CONC_SOFT))
-		conc_count_moves(1);
-	if (op->kind == CONC_ROTATE || op->kind == CONC_SOFT ||
-	    op->kind == CONC_SET) {
+	if (applied && (op->kind == STRESS_ONLINE || op->kind == STRESS_OFFLINE))
+		stress_count_moves(stress_cfg.nr_nodes);
+	if (memcg && (op->kind == STRESS_ROTATE || op->kind == STRESS_SOFT))
+		stress_count_moves(1);
+	if (op->kind == STRESS_ROTATE || op->kind == STRESS_SOFT ||
+	    op->kind == STRESS_SET) {
 		applied = memcg != NULL;
 		mem_cgroup_put(memcg);
 	}
 	if (applied)
-		conc_tl.ops++;
+		stress_tl.ops++;
 	else
-		conc_tl.skipped++;
+		stress_tl.skipped++;
 	return applied;
 }

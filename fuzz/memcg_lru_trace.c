@@ -8,7 +8,7 @@
  * rotations are check/op.h's, from the port library that every program
  * linking this one links after it.
  */
-#include "trace.h"
+#include "memcg_lru_trace.h"
 
 #include <string.h>
 

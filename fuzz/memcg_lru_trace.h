@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "codec.h"
+#include "memcg_lru_codec.h"
 #include "mlf_targets.h" /* generated from fuzz/targets.json */
 #include "trace_lex.h" /* struct mlf_trace_error */
 
