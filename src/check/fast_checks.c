@@ -78,7 +78,9 @@ static bool entries_ok(const struct mlf_check_state *w, int nid, int gen,
 		} else if (pos->next != nulls_of(gen)) {
 			return false;
 		}
-		if (cur->gen != gen || cur->seg != memcgs[mb->ids[k]].seg[nid])
+		/* the tree's seg as the model names it (mm-new has no HEAD) */
+		if (cur->gen != gen ||
+		    mlf_seg_kind(cur->seg) != memcgs[mb->ids[k]].seg[nid])
 			return false;
 #ifdef CONFIG_LRU_GEN_TAIL_CACHE
 		if (cur->bin != bin)
