@@ -550,11 +550,13 @@ def generate(texts, out, where=None, name=None):
 
     # where each function of the code under test is in the tree, for the
     # reports: the memcg LRU section's, the walk's, the callbacks
+    # (the line of the function's name, as top_functions() gives it: a
+    # definition's start, decl_start(), begins after the previous '}')
     where_fns = top_functions(vm, lo, hi)
-    where_fns += [(fn, vm.line_of(f[0])) for fn, f in sorted(cut.items())]
-    where_fns.append(("shrink_many", vm.line_of(shrink[0])))
+    where_fns += [(fn, vm.toks[f[2][0]].line) for fn, f in sorted(cut.items())]
+    where_fns.append(("shrink_many", vm.toks[shrink[2][0]].line))
     where_fns = [(fn, VMSCAN, line) for fn, line in where_fns]
-    where_fns += [(fn, MEMCONTROL, mcs.line_of(f[0])) for fn, f in callbacks]
+    where_fns += [(fn, MEMCONTROL, mcs.toks[f[2][0]].line) for fn, f in callbacks]
 
     hdr = ["/* SPDX-License-Identifier: GPL-2.0 */", GENERATED,
            "#ifndef _MLF_TREE_GEN_H", "#define _MLF_TREE_GEN_H", ""]

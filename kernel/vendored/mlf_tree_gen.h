@@ -31,14 +31,14 @@
 	X(lru_gen_offline_memcg, "mm/vmscan.c", 4308) \
 	X(lru_gen_release_memcg, "mm/vmscan.c", 4319) \
 	X(lru_gen_soft_reclaim, "mm/vmscan.c", 4345) \
-	X(lru_gen_age_node, "mm/vmscan.c", 4016) \
-	X(lru_gen_shrink_node, "mm/vmscan.c", 5025) \
-	X(set_initial_priority, "mm/vmscan.c", 3941) \
-	X(should_abort_scan, "mm/vmscan.c", 4796) \
-	X(shrink_one, "mm/vmscan.c", 4876) \
-	X(shrink_many, "mm/vmscan.c", 4923) \
-	X(mem_cgroup_css_offline, "mm/memcontrol.c", 3684) \
-	X(mem_cgroup_css_released, "mm/memcontrol.c", 3707) \
+	X(lru_gen_age_node, "mm/vmscan.c", 4018) \
+	X(lru_gen_shrink_node, "mm/vmscan.c", 5027) \
+	X(set_initial_priority, "mm/vmscan.c", 3943) \
+	X(should_abort_scan, "mm/vmscan.c", 4798) \
+	X(shrink_one, "mm/vmscan.c", 4878) \
+	X(shrink_many, "mm/vmscan.c", 4925) \
+	X(mem_cgroup_css_offline, "mm/memcontrol.c", 3686) \
+	X(mem_cgroup_css_released, "mm/memcontrol.c", 3709) \
 
 
 #line 546 "include/linux/mmzone.h"
