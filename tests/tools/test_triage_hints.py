@@ -122,9 +122,11 @@ class Hints(unittest.TestCase):
     def test_minimize_as_printed(self):
         seen = {}
 
-        def minimize(path, target, variant=None, bug=None, runs=20000, code=None):
+        def minimize(path, target, variant=None, bug=None, runs=20000, code=None,
+                     sanitizer=None):
             seen.update(target=target, variant=variant, bug=bug,
                         code=(code.tree, code.patches))
+            seen["presets"] = shrink.presets(bug, sanitizer)
             raise common.MlfError("stopped here by the test")
         saved = shrink.minimize
         shrink.minimize = minimize
@@ -137,7 +139,31 @@ class Hints(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertEqual(seen, {"target": "memcg_lru", "variant": None,
                                 "bug": "bug-stale-tail-on-del",
-                                "code": (self.tree, [self.patch])}, err.getvalue())
+                                "code": (self.tree, [self.patch]),
+                                "presets": ("dev", "fuzz")}, err.getvalue())
+
+    def test_minimize_a_tsan_campaigns_crash_on_tsan(self):
+        """A race only ThreadSanitizer shows, in a user's patch (no zoo bug
+        says so): the campaign's sanitizer picks the build."""
+        with open(os.path.join(self.camp, "campaign.json")) as f:
+            meta = json.load(f)
+        meta.update(sanitizer="tsan", bug=None)
+        with open(os.path.join(self.camp, "campaign.json"), "w") as f:
+            json.dump(meta, f)
+        seen = {}
+
+        def minimize(path, target, variant=None, bug=None, runs=20000, code=None,
+                     sanitizer=None):
+            seen["presets"] = shrink.presets(bug, sanitizer)
+            raise common.MlfError("stopped here by the test")
+        saved = shrink.minimize
+        shrink.minimize = minimize
+        try:
+            with redirect_stderr(io.StringIO()), redirect_stdout(io.StringIO()):
+                main.main(["minimize", self.crash])
+        finally:
+            shrink.minimize = saved
+        self.assertEqual(seen.get("presets"), ("fuzz-tsan", "fuzz-tsan"))
 
     def test_replay_as_printed(self):
         seen = {}

@@ -50,8 +50,11 @@ def run(args, extra):
     start, _, encoded = engine.encoded([args.file], target)
     work = None
     try:
+        # a crash of a ThreadSanitizer campaign (DIR/<target>-tsan/) is
+        # replayed and shrunk on the TSan build that found it
         sig, best, trace, work = shrink.minimize(start[0], target, args.variant, args.bug,
-                                                 args.byte_runs, code=code)
+                                                 args.byte_runs, code=code,
+                                                 sanitizer=meta.get("sanitizer"))
         finish(args, target, sig, best, trace)
     finally:
         for d in (work, encoded):

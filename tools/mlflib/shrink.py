@@ -101,11 +101,13 @@ def byte_minimize(target, variant, bug, path, sig, work, runs, preset="fuzz", co
     return path
 
 
-def presets(bug):
+def presets(bug, sanitizer=None):
     """(replay preset, libFuzzer preset) to minimize a failure of @bug in:
-    ThreadSanitizer's fuzz build for a bug only it shows, else dev and fuzz."""
+    ThreadSanitizer's fuzz build for a bug only it shows, or for a crash
+    of a campaign under @sanitizer "tsan" (a race in a user's patch), else
+    dev and fuzz."""
     b = bugs.get(bug) if bug else None
-    if b is not None and b.sanitizer == "tsan":
+    if sanitizer == "tsan" or (b is not None and b.sanitizer == "tsan"):
         return "fuzz-tsan", "fuzz-tsan"
     return "dev", "fuzz"
 
@@ -291,10 +293,11 @@ def op_minimize(rep, path, sig, work):
     return rep.decode(out), out
 
 
-def minimize(path, target, variant=None, bug=None, runs=20000, code=None):
-    """Returns (signature, minimized bytes path, trace text or None, work dir)."""
+def minimize(path, target, variant=None, bug=None, runs=20000, code=None, sanitizer=None):
+    """Returns (signature, minimized bytes path, trace text or None, work dir).
+    @sanitizer "tsan": the failure is ThreadSanitizer's (its campaign's)."""
     code = code or builds.Code()
-    replay_preset, fuzz_preset = presets(bug)
+    replay_preset, fuzz_preset = presets(bug, sanitizer)
     rep = Replayer(target, variant, bug, replay_preset, code)
     sig, err = rep.run(path)
     if not sig:
