@@ -290,29 +290,32 @@ def read_series(path, level=None):
     names, tried in order)."""
     here = os.path.dirname(os.path.abspath(path))
     files, levels, adapt = [], [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            words = line.split()
-            if words[0] == "level" and len(words) == 2:
-                levels.append(words[1])
-                if words[1] == level:
-                    return files, adapt
-            elif words[0] == "adaptations":
-                adapt = [os.path.join(here, d) for d in words[1:]]
-            else:
-                files.append(os.path.join(here, line))
+    for line in series_lines(path):
+        words = line.split()
+        if words[0] == "level" and len(words) == 2:
+            levels.append(words[1])
+            if words[1] == level:
+                return files, adapt
+        elif words[0] == "adaptations":
+            adapt = [os.path.join(here, d) for d in words[1:]]
+        else:
+            files.append(os.path.join(here, line))
     if level is not None:
         raise PatchError("%s: no level %s (it has %s)" % (path, level, ", ".join(levels)))
     return files, adapt
 
 
+def series_lines(path):
+    """The lines of a series file (seed levels, tree recipes), stripped,
+    without '#' comments and blank lines."""
+    with open(path, encoding="utf-8") as f:
+        lines = [line.split("#", 1)[0].strip() for line in f]
+    return [line for line in lines if line]
+
+
 def series_levels(path):
     """The level names of a series file, in order."""
-    with open(path, encoding="utf-8") as f:
-        return [l.split()[1] for l in f if l.startswith("level ")]
+    return [l.split()[1] for l in series_lines(path) if l.startswith("level ")]
 
 
 def load(paths):

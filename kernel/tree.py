@@ -67,17 +67,13 @@ def read_recipe(path):
     """(base tree, [patch files]) of a tree recipe's series file."""
     here = os.path.dirname(os.path.abspath(path))
     base, patches = None, []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            words = line.split()
-            if words[0] == "base" and len(words) == 2:
-                base = DEFAULT_TREE if words[1] == "default" else \
-                    os.path.normpath(os.path.join(here, words[1]))
-            else:
-                patches.append(os.path.join(here, line))
+    for line in patch_tree.series_lines(path):
+        words = line.split()
+        if words[0] == "base" and len(words) == 2:
+            base = DEFAULT_TREE if words[1] == "default" else \
+                os.path.normpath(os.path.join(here, words[1]))
+        else:
+            patches.append(os.path.join(here, line))
     if not base:
         raise TreeError("%s: no 'base TREE' line" % path)
     return base, patches
