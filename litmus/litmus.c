@@ -3,9 +3,12 @@
  * The driver of a translated litmus test (litmus.h): every schedule and
  * every choice of the memory model, without bounds, each execution from
  * the test's initial state; prints the distinct final states and a
- * summary line tools/mlf litmus reads.
+ * summary line tools/mlf litmus reads. Under the LKMM a run may make up
+ * to --promises promises (load buffering, wmm.h; default 2); a run that
+ * broke one is no execution and its final state does not count.
  *
  *   litmus [--memory-model lkmm|sc] [--bound N] [--weak-bound N]
+ *          [--promises N]
  */
 #include "litmus.h"
 
@@ -53,7 +56,7 @@ static void note_outcome(bool filtered, bool cond)
 static int usage(const char *why)
 {
 	fprintf(stderr, "litmus: %s\nusage: litmus [--memory-model lkmm|sc] "
-			"[--bound N] [--weak-bound N]\n", why);
+			"[--bound N] [--weak-bound N] [--promises N]\n", why);
 	return 2;
 }
 
@@ -64,11 +67,13 @@ int main(int argc, char **argv)
 	enum mlf_memory_model model = MLF_MM_LKMM;
 	int bound = 64, weak_bound = 64, i;
 	unsigned long executions = 0, filtered = 0, hits = 0, stale = 0;
+	unsigned long discarded = 0, promised = 0;
 	struct mlf_sched_config cfg = {
 		.nr_tasks = litmus_test.nr_procs,
 		.fn = task,
 		.policy = MLF_SCHED_EXPLORE,
 		.explore = run,
+		.promises = 2,
 	};
 
 	for (i = 1; i < argc; i++) {
@@ -85,6 +90,8 @@ int main(int argc, char **argv)
 			bound = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--weak-bound") && i + 1 < argc) {
 			weak_bound = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--promises") && i + 1 < argc) {
+			cfg.promises = atoi(argv[++i]);
 		} else {
 			return usage("unknown argument");
 		}
@@ -102,18 +109,23 @@ int main(int argc, char **argv)
 
 		litmus_test.init();
 		mlf_sched_run(&cfg, &stats);
+		if (run->truncated) {
+			fprintf(stderr, "litmus: %s: a run outgrew the choice log\n",
+				litmus_test.name);
+			return 1;
+		}
+		if (stats.discarded) {
+			discarded++;
+			continue;
+		}
 		stale += stats.stale_reads;
+		promised += stats.promises != 0;
 		executions++;
 		f = litmus_test.filter();
 		c = f && litmus_test.cond();
 		filtered += f;
 		hits += c;
 		note_outcome(f, c);
-		if (run->truncated) {
-			fprintf(stderr, "litmus: %s: a run outgrew the choice log\n",
-				litmus_test.name);
-			return 1;
-		}
 	} while (mlf_explore_next(run));
 	mlf_explore_use(NULL, NULL);
 	for (i = 0; i < nr_outcomes; i++)
@@ -121,9 +133,9 @@ int main(int argc, char **argv)
 		       outcomes[i].filtered ? " " : "~", outcomes[i].count,
 		       outcomes[i].text);
 	printf("litmus-result test=%s model=%s executions=%lu filtered=%lu "
-	       "cond=%lu stale_reads=%lu\n",
+	       "cond=%lu stale_reads=%lu promised=%lu discarded=%lu\n",
 	       litmus_test.name, model == MLF_MM_LKMM ? "lkmm" : "sc",
-	       executions, filtered, hits, stale);
+	       executions, filtered, hits, stale, promised, discarded);
 	free(run);
 	return 0;
 }

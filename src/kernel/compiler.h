@@ -61,6 +61,9 @@
 #define READ_ONCE(x)                                                  \
 	({                                                            \
 		typeof(&(x)) __p = &(x);                              \
+		if (mlf_wmm(x) &&                                     \
+		    __mlf_load_order(x) == MLF_WMM_RELAXED)           \
+			mlf_wmm_promise_point();                      \
 		mlf_point(MLF_PT_READ, __p);                          \
 		mlf_wmm(x) ? __mlf_wmm_load(__p, __mlf_load_order(x)) :  \
 			     __atomic_load_n(__p, __ATOMIC_RELAXED);  \

@@ -245,7 +245,7 @@ MLF_NO_TSAN int mlf_sched_weak_choice(int nr)
 	const struct mlf_sched_config *cfg = S.cfg;
 	int k = 0;
 
-	if (!S.cur || nr < 2)
+	if (!S.cur || nr < 2 || mlf_wmm_certifying())
 		return 0;
 	S.stats.weak_choices++;
 	if (cfg->policy == MLF_SCHED_EXPLORE) {
@@ -275,6 +275,17 @@ MLF_NO_TSAN int mlf_sched_weak_choice(int nr)
 	if (S.hb)
 		mlf_hb_step_note(slot_of(S.cur), (u64)k);
 	return k;
+}
+
+/* Where the current task stands: its points so far, and the last one. */
+MLF_NO_TSAN unsigned long mlf_sched_task_points(void)
+{
+	return S.cur ? S.cur->points : 0;
+}
+
+MLF_NO_TSAN const struct mlf_site *mlf_sched_task_site(void)
+{
+	return S.cur ? S.cur->at : NULL;
 }
 
 MLF_NO_TSAN unsigned long mlf_sched_weak_points(void)
@@ -720,6 +731,8 @@ MLF_NO_TSAN void mlf_sched_block(enum mlf_sched_wait why, const void *on)
 {
 	struct mlf_sched_task *t = S.cur;
 
+	if (mlf_wmm_certifying())
+		mlf_wmm_certify_stop();
 	if (S.hb)
 		mlf_hb_step_end(slot_of(t));
 	t->state = T_BLOCKED;
@@ -762,6 +775,13 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 
 	if (!cur)
 		return;		/* the harness's set-up, between tasks */
+	/* a promise's certification runs the task alone (wmm.h) */
+	if (mlf_wmm_certifying()) {
+		mlf_wmm_certify_point(kind == MLF_PT_READ ||
+				      kind == MLF_PT_WRITE ||
+				      kind == MLF_PT_BARRIER);
+		return;
+	}
 	if (S.looking_on)
 		mlf_fail_simple("harness",
 				"a check of the harness reached a scheduling point (%s at %s:%d %s()): it would let other tasks run in the middle of the check",
@@ -837,6 +857,7 @@ MLF_NO_TSAN static void task_main(void *arg)
 		mlf_tsan_acquire(&S.start_token);
 		__mlf_sched_point(MLF_PT_START, NULL, NULL);
 		S.cfg->fn(t->index, S.cfg->arg);
+		mlf_wmm_task_done();
 		mlf_rcu_model_task_done();
 		mlf_tsan_release(&S.end_token);
 		if (S.hb) {
@@ -1007,7 +1028,8 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	mlf_fiber_init_main(&S.main);
 	mlf_rcu_model_begin();
 	if (cfg->memory_model == MLF_MM_LKMM)
-		mlf_wmm_begin(S.nr);
+		mlf_wmm_begin(S.nr, cfg->policy == MLF_SCHED_EXPLORE ?
+					    cfg->promises : 0);
 	__atomic_store_n(&mlf_sched_on, 1, __ATOMIC_RELAXED);
 
 	/*
@@ -1036,7 +1058,7 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	__atomic_store_n(&mlf_sched_on, 0, __ATOMIC_RELAXED);
 	if (cfg->memory_model == MLF_MM_LKMM) {
 		S.stats.stale_reads = mlf_wmm_stale_reads();
-		mlf_wmm_end();
+		S.stats.discarded = mlf_wmm_end(&S.stats.promises);
 	}
 	mlf_current_task = S.main_task;
 	S.stats.steps = S.step;

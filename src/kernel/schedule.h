@@ -182,6 +182,11 @@ struct mlf_sched_config {
 	enum mlf_memory_model memory_model;
 	const struct mlf_sched_weak *weak;	/* the input's, under LKMM */
 	int nr_weak;
+	/*
+	 * MLF_SCHED_EXPLORE under MLF_MM_LKMM: how many promises (wmm.h,
+	 * load buffering) a run may make; 0: none
+	 */
+	int promises;
 	/* called at every point of a task, before the scheduler's choice */
 	void (*on_point)(enum mlf_point kind, const volatile void *addr,
 			 void *arg);
@@ -197,6 +202,13 @@ struct mlf_sched_stats {
 	unsigned long weak_choices;	/* choice points of the memory model */
 	unsigned long weak_decisions;	/* the input's weak choices taken */
 	unsigned long stale_reads;	/* loads that read an older store */
+	unsigned long promises;		/* promises made (wmm.h) */
+	/*
+	 * A promise of the run was broken (never kept, or kept by a store
+	 * the promise could not go before): the run is no execution of the
+	 * memory model, and what it ends with does not count.
+	 */
+	bool discarded;
 };
 
 /*
@@ -221,6 +233,9 @@ int mlf_sched_slot(void);
  * the input's, the exploration's, else 0. A choice point of its own.
  */
 int mlf_sched_weak_choice(int nr);
+/* Where the current task stands: its points so far, and the last one. */
+unsigned long mlf_sched_task_points(void);
+const struct mlf_site *mlf_sched_task_site(void);
 /* The weak choice points passed so far in this run (or the last one). */
 unsigned long mlf_sched_weak_points(void);
 /*

@@ -5,9 +5,13 @@
  */
 #include "wmm.h"
 
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rcu_model.h"
 #include "report.h"
@@ -19,8 +23,13 @@
 #define MAX_STORES 65535
 #define MLF_WMM_MAX_OPTIONS 255
 #define RECENT 32
+#define MAX_PROMISES 4
+#define MAX_CANDIDATES 16
+#define MAX_TOUCHED 64
+#define CERTIFY_STEPS 10000
 
 int mlf_wmm_on;
+int mlf_wmm_promising;
 
 /*
  * The model's own copies, out of ThreadSanitizer's sight: its functions
@@ -66,6 +75,7 @@ struct store {
 	const struct view *carried;	/* what an acquire of it joins */
 	u32 token;			/* ThreadSanitizer's sync object */
 	bool rmw;			/* a read-modify-write's */
+	bool promise;			/* a promise not kept yet */
 	/* WRITE_ONCE_DEP()'s: ThreadSanitizer's object of what it orders */
 	const void *dep;
 	unsigned long step;		/* mlf_sched_step() when it was made */
@@ -100,6 +110,9 @@ struct task_views {
 	const struct view *joined[8];
 	unsigned int nr_joined;
 	bool pending_dirty;	/* pending has entries */
+	int promised;		/* its promise not kept yet, or -1 */
+	bool stored;		/* it stored since it promised */
+	u64 read_hash;		/* of the values its loads read, in order */
 };
 
 struct keyed {			/* a lock's or a grace period's view */
@@ -138,7 +151,49 @@ static struct {
 	} fresh[1024];
 	int nr_fresh;
 	u32 next_token;
+	/* the run's promises: where, which store, whose; how many it may make */
+	struct {
+		int loc, sid, task;
+	} promise[MAX_PROMISES];
+	int nr_promises, max_promises;
+	bool discarded;		/* a promise was broken */
 } W;
+
+/*
+ * A certifying child (fork()ed by __mlf_wmm_promise_point()): the task it
+ * runs alone, the pipe it reports the stores it may promise to, and the
+ * locations the task has touched since (a store there cannot go first).
+ */
+static struct {
+	bool on;
+	bool stored;		/* the task stored since the fork */
+	int fd;
+	unsigned long steps;
+	uintptr_t touched[MAX_TOUCHED];
+	int nr_touched;
+} C;
+
+/* A store the task makes when it runs alone: what it may promise. */
+struct candidate {
+	uintptr_t addr;
+	int size;
+	u64 value;
+};
+
+/*
+ * Certifications made, by what decides their outcome: the task, where it
+ * stands, what its loads read so far (its own state, the code being
+ * deterministic) and the newest value of every location (what it reads
+ * alone). A run of an exploration meets the same ones again and again.
+ */
+#define CERTIFIED_SLOTS 4096
+static struct certified {
+	u64 key;
+	u8 nr;
+	bool used;
+	struct candidate c[MAX_CANDIDATES];
+} *certified;
+static int nr_certified;
 
 /* ThreadSanitizer's sync objects for the stores: addresses, never read */
 static char tsan_tokens[1 << 16];
@@ -322,10 +377,24 @@ MLF_NO_TSAN static int append(struct loc *l, u64 value, int task,
 	s->carried = carried;
 	s->token = W.next_token++;
 	s->rmw = false;
+	s->promise = false;
 	s->dep = NULL;
 	s->step = task < 0 ? 0 : mlf_sched_step();
 	l->co[l->nr] = (u16)l->nr;
 	return l->nr++;
+}
+
+/*
+ * The store memory holds: the co-last one but promises not kept yet, which
+ * no memory holds until their task makes the store.
+ */
+MLF_NO_TSAN static const struct store *memory_store(const struct loc *l)
+{
+	int i = l->nr - 1;
+
+	while (i > 0 && l->st[l->co[i]].promise)
+		i--;
+	return &l->st[l->co[i]];
 }
 
 /* Whether @addr lies in memory allocated in this run. */
@@ -361,7 +430,7 @@ MLF_NO_TSAN static int loc_of(const volatile void *p, int size)
 	if (W.hash[h].run == W.run && W.locs[W.hash[h].id].size == size) {
 		id = W.hash[h].id;
 		l = &W.locs[id];
-		if (l->st[l->co[l->nr - 1]].value != now)
+		if (memory_store(l)->value != now)
 			/*
 			 * A plain write, ordered by what orders plain
 			 * accesses (a data race is TSan's): every task sees
@@ -437,7 +506,7 @@ MLF_NO_TSAN static inline int my_slot(void)
 	return mlf_sched_slot();
 }
 
-MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
+MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks, int promises)
 {
 	int i;
 
@@ -471,6 +540,8 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 		W.t[i].stale_ptr = 0;
 		W.t[i].gp_joined = 0;
 		W.t[i].pending_dirty = false;
+		W.t[i].promised = -1;
+		W.t[i].read_hash = 0;
 		zero_n(W.t[i].joined, sizeof(W.t[i].joined));
 	}
 	zero_n(W.mb_view, W.nr_locs * sizeof(u16));
@@ -486,12 +557,25 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks)
 	W.nr_fresh = 0;
 	W.arena_used = 0;
 	W.stale_reads = 0;
+	W.nr_promises = 0;
+	W.max_promises = min(promises, MAX_PROMISES);
+	W.discarded = false;
 	__atomic_store_n(&mlf_wmm_on, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&mlf_wmm_promising, W.max_promises > 0,
+			 __ATOMIC_RELAXED);
 }
 
-MLF_NO_TSAN void mlf_wmm_end(void)
+MLF_NO_TSAN bool mlf_wmm_end(unsigned long *promises)
 {
+	int i;
+
 	__atomic_store_n(&mlf_wmm_on, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&mlf_wmm_promising, 0, __ATOMIC_RELAXED);
+	for (i = 0; i < W.nr_promises; i++)
+		if (W.locs[W.promise[i].loc].st[W.promise[i].sid].promise)
+			W.discarded = true;	/* never kept */
+	*promises = W.nr_promises;
+	return W.discarded;
 }
 
 unsigned long mlf_wmm_stale_reads(void)
@@ -509,6 +593,245 @@ MLF_NO_TSAN static void tsan_acquire_store(const struct store *s)
 	mlf_tsan_acquire(&tsan_tokens[s->token % sizeof(tsan_tokens)]);
 	if (s->dep)
 		mlf_tsan_acquire(s->dep);
+}
+
+/* ---- promises: load buffering (wmm.h) ---- */
+
+MLF_NO_TSAN bool mlf_wmm_certifying(void)
+{
+	return C.on;
+}
+
+/* The child's report is in the pipe: it ends, with nothing to clean up. */
+MLF_NO_TSAN void mlf_wmm_certify_stop(void)
+{
+	_exit(0);
+}
+
+static void certify_failed(const struct mlf_failure *f)
+{
+	(void)f;
+	mlf_wmm_certify_stop();
+}
+
+MLF_NO_TSAN void mlf_wmm_certify_point(bool go_on)
+{
+	if (!go_on || ++C.steps > CERTIFY_STEPS)
+		mlf_wmm_certify_stop();
+}
+
+MLF_NO_TSAN static bool touched(uintptr_t addr)
+{
+	int i;
+
+	for (i = 0; i < C.nr_touched; i++)
+		if (C.touched[i] == addr)
+			return true;
+	return false;
+}
+
+MLF_NO_TSAN static void touch(uintptr_t addr)
+{
+	if (touched(addr))
+		return;
+	if (C.nr_touched == MAX_TOUCHED)
+		mlf_wmm_certify_stop();
+	C.touched[C.nr_touched++] = addr;
+}
+
+/*
+ * The current task runs on alone, in a child: the relaxed stores it makes
+ * to locations it has not touched since, before any ordering of its own
+ * (a barrier, an acquire, a release, a lock, RCU, a read-modify-write)
+ * stops it, are what it may promise. Its loads read the newest stores its
+ * view allows. The parent's count of them, in @c.
+ */
+MLF_NO_TSAN static int certify(struct candidate *c)
+{
+	size_t have = 0, want = MAX_CANDIDATES * sizeof(*c);
+	int fds[2], status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe(fds))
+		fail_harness("no pipe for a promise's certification");
+	pid = fork();
+	if (pid < 0)
+		fail_harness("no fork for a promise's certification");
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		close(fds[0]);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		mlf_set_fail_handler(certify_failed);
+		C.on = true;
+		C.fd = fds[1];
+		C.steps = 0;
+		C.stored = false;
+		C.nr_touched = 0;
+		return -1;
+	}
+	close(fds[1]);
+	while (have < want) {
+		ssize_t got = read(fds[0], (char *)c + have, want - have);
+
+		if (got <= 0)
+			break;
+		have += got;
+	}
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return (int)(have / sizeof(*c));
+}
+
+/* In the child: a relaxed store the task makes alone. */
+MLF_NO_TSAN static void certify_store(const volatile void *p, int size,
+				      u64 value)
+{
+	struct candidate c = {
+		.addr = (uintptr_t)p, .size = size, .value = value,
+	};
+
+	if (!touched(c.addr) &&
+	    write(C.fd, &c, sizeof(c)) != (ssize_t)sizeof(c))
+		mlf_wmm_certify_stop();
+	touch(c.addr);
+	C.stored = true;
+}
+
+/*
+ * The current task orders its accesses (a barrier, an acquire, a release,
+ * a lock, RCU, a read-modify-write): a certifying child stops, and a
+ * promise not kept yet is broken, for the promised store could not go
+ * before this.
+ */
+MLF_NO_TSAN static void ordered(struct task_views *t)
+{
+	if (C.on)
+		mlf_wmm_certify_stop();
+	if (t->promised >= 0)
+		W.discarded = true;
+}
+
+MLF_NO_TSAN static u64 certify_key(const struct task_views *t)
+{
+	u64 h = (u64)(t - W.t) * 0x9e3779b97f4a7c15ULL ^ t->read_hash ^
+		((u64)mlf_sched_task_points() << 32);
+	int id;
+
+	h ^= (u64)(uintptr_t)mlf_sched_task_site() * 0xc2b2ae3d27d4eb4fULL;
+	for (id = 0; id < W.nr_locs; id++) {
+		const struct loc *l = &W.locs[id];
+
+		h = (h ^ l->addr ^ l->st[l->co[l->nr - 1]].value) *
+			    0xff51afd7ed558ccdULL + (u64)id;
+	}
+	return h | 1;
+}
+
+/* What @t may promise here: @c's first entries, or -1 in the child. */
+MLF_NO_TSAN static int candidates(const struct task_views *t,
+				  struct candidate *c)
+{
+	u64 key = certify_key(t);
+	struct certified *e;
+	size_t h;
+	int nr;
+
+	if (!certified && !(certified = calloc(CERTIFIED_SLOTS,
+					       sizeof(*certified))))
+		abort();
+	for (h = key % CERTIFIED_SLOTS; certified[h].used;
+	     h = (h + 1) % CERTIFIED_SLOTS)
+		if (certified[h].key == key) {
+			copy_n(c, certified[h].c, certified[h].nr * sizeof(*c));
+			return certified[h].nr;
+		}
+	nr = certify(c);
+	/* at most half full: a probe ends at a free slot */
+	if (nr >= 0 && nr_certified < CERTIFIED_SLOTS / 2) {
+		nr_certified++;
+		e = &certified[h];
+		e->used = true;
+		e->key = key;
+		e->nr = (u8)nr;
+		copy_n(e->c, c, nr * sizeof(*c));
+	}
+	return nr;
+}
+
+MLF_NO_TSAN void __mlf_wmm_promise_point(void)
+{
+	struct candidate c[MAX_CANDIDATES];
+	struct task_views *t;
+	struct loc *l;
+	int nr, k, id, sid;
+
+	if (!mlf_wmm_running() || C.on || W.discarded || mlf_sched_slot() < 0)
+		return;
+	t = me();
+	if (t->promised >= 0 || W.nr_promises == W.max_promises)
+		return;
+	nr = candidates(t, c);
+	if (nr <= 0)
+		return;		/* nothing to promise, or the child */
+	/* 0: no promise; else which */
+	k = mlf_sched_weak_choice(nr + 1);
+	if (!k--)
+		return;
+	id = loc_of((volatile void *)c[k].addr, c[k].size);
+	l = &W.locs[id];
+	sid = append(l, c[k].value, my_slot(), t->carry);
+	l->st[sid].promise = true;
+	W.promise[W.nr_promises].loc = id;
+	W.promise[W.nr_promises].sid = sid;
+	W.promise[W.nr_promises].task = my_slot();
+	t->promised = W.nr_promises++;
+	t->stored = false;
+	/* the step writes a location beyond its point's */
+	mlf_sched_note_write();
+}
+
+/*
+ * The promising task's own access of @id: a relaxed store of the promised
+ * value keeps the promise (true: the store is made); any other access of
+ * the location breaks it.
+ */
+MLF_NO_TSAN static bool keep_promise(struct task_views *t, int id, bool store,
+				     u64 value, volatile void *p)
+{
+	int sid = W.promise[t->promised].sid;
+	struct loc *l = &W.locs[id];
+	struct store *s = &l->st[sid];
+
+	if (W.promise[t->promised].loc != id)
+		return false;
+	t->promised = -1;
+	/* coherence: the task saw a store after its promise */
+	if (!store || s->value != value ||
+	    (t->floor[id] && rank_of(id, t->floor[id]) > s->rank)) {
+		W.discarded = true;
+		return false;
+	}
+	s->promise = false;
+	t->floor[id] = t->own[id] = (u16)(sid + 1);
+	if (memory_store(l) == s)
+		mem_write(p, l->size, value);
+	return true;
+}
+
+MLF_NO_TSAN void mlf_wmm_task_done(void)
+{
+	if (!mlf_wmm_running())
+		return;
+	if (C.on)
+		mlf_wmm_certify_stop();
+	if (me()->promised >= 0)
+		W.discarded = true;
 }
 
 /* ---- loads, stores, read-modify-writes ---- */
@@ -530,6 +853,17 @@ MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
 	struct loc *l = &W.locs[id];
 	const struct store *s;
 
+	if (C.on) {
+		if (order == MLF_WMM_ACQUIRE)
+			mlf_wmm_certify_stop();
+		touch((uintptr_t)p);
+	}
+	if (t->promised >= 0) {
+		if (order == MLF_WMM_ACQUIRE)
+			ordered(t);
+		else
+			keep_promise(t, id, false, 0, NULL);
+	}
 	/* any store no older than the newest the task has seen */
 	lowest = lowest_rank(t, id);
 	nr = l->nr - lowest;
@@ -554,6 +888,7 @@ MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
 				(unsigned long long)l->st[l->co[l->nr - 1]].value);
 	t->floor[id] = (u16)(s - l->st + 1);
 	t->recent[t->nr_recent % RECENT].addr = (uintptr_t)p;
+	t->read_hash = (t->read_hash ^ s->value) * 0x100000001b3ULL + 1;
 	t->recent[t->nr_recent++ % RECENT].r = (struct mlf_wmm_read){
 		.value = s->value, .step = s->step, .stale = k > 0,
 	};
@@ -611,9 +946,18 @@ MLF_NO_TSAN void mlf_wmm_store(volatile void *p, int size, u64 value,
 			       enum mlf_wmm_order order)
 {
 	struct task_views *t = me();
-	int id = loc_of(p, size), k = store_place(t, id);
+	int id = loc_of(p, size), k;
 	const struct view *carried = t->carry;
 
+	if (order == MLF_WMM_RELEASE)
+		ordered(t);
+	else if (C.on)
+		certify_store(p, size, value);
+	else if (t->promised >= 0 && keep_promise(t, id, true, value, p))
+		return;
+	else if (t->promised >= 0)
+		t->stored = true;
+	k = store_place(t, id);
 	if (order == MLF_WMM_RELEASE)
 		carried = snapshot(t->floor);
 	store_at(id, value, k, carried, order == MLF_WMM_RELEASE, p);
@@ -622,6 +966,16 @@ MLF_NO_TSAN void mlf_wmm_store(volatile void *p, int size, u64 value,
 MLF_NO_TSAN void mlf_wmm_fence(enum mlf_wmm_fence fence)
 {
 	struct task_views *t = me();
+
+	/*
+	 * smp_rmb() orders loads only, smp_wmb() stores only: a promised
+	 * store may go before one, if no store of its task is to go before
+	 * it, and carries what its task's own stores carry after it.
+	 */
+	if (fence == MLF_WMM_MB ||
+	    (fence == MLF_WMM_WMB &&
+	     (C.on ? C.stored : t->promised >= 0 && t->stored)))
+		ordered(t);
 
 	switch (fence) {
 	case MLF_WMM_MB:
@@ -637,6 +991,10 @@ MLF_NO_TSAN void mlf_wmm_fence(enum mlf_wmm_fence fence)
 		break;
 	case MLF_WMM_WMB:
 		t->carry = snapshot(t->own);
+		if (t->promised >= 0)
+			W.locs[W.promise[t->promised].loc]
+				.st[W.promise[t->promised].sid]
+				.carried = t->carry;
 		break;
 	}
 }
@@ -652,8 +1010,12 @@ MLF_NO_TSAN u64 mlf_wmm_rmw(volatile void *p, int size,
 	u64 old, new;
 	bool stores;
 
+	ordered(me());
 	id = loc_of(p, size);
 	l = &W.locs[id];
+	/* a promise there: where it would go against the RMW is not modelled */
+	if (memory_store(l) != &l->st[l->co[l->nr - 1]])
+		W.discarded = true;
 	/* atomic: it reads the newest, and its store comes right after */
 	s = &l->st[l->co[l->nr - 1]];
 	old = s->value;
@@ -757,7 +1119,7 @@ MLF_NO_TSAN u64 mlf_wmm_peek(const volatile void *p, int size)
 		return now;
 	l = &W.locs[id];
 	/* a plain write since the last modelled store: every task sees it */
-	if (l->st[l->co[l->nr - 1]].value != now)
+	if (memory_store(l)->value != now)
 		return now;
 	return l->st[l->co[lowest_rank(me(), id)]].value;
 }
@@ -799,6 +1161,7 @@ MLF_NO_TSAN void mlf_wmm_lock_acquired(const void *lock, int *word)
 
 	if (!mlf_wmm_running())
 		return;
+	ordered(me());
 	t = me();
 	view = keyed(lock)->view;
 	join_floor(t, view);
@@ -827,6 +1190,7 @@ MLF_NO_TSAN void mlf_wmm_lock_released(const void *lock, int *word)
 {
 	if (!mlf_wmm_running())
 		return;
+	ordered(me());
 	keyed(lock)->view = snapshot(me()->floor);
 	me()->unlocked = snapshot(me()->own);
 	mlf_wmm_store(word, sizeof(*word), 0, MLF_WMM_RELAXED);
@@ -847,6 +1211,7 @@ MLF_NO_TSAN void mlf_wmm_gp_begin(const void *gp, bool strong)
 
 	if (!mlf_wmm_running())
 		return;
+	ordered(me());
 	/* synchronize_rcu() is a strong fence; call_rcu() orders its caller less */
 	if (strong)
 		mlf_wmm_fence(MLF_WMM_MB);
@@ -863,6 +1228,7 @@ MLF_NO_TSAN void mlf_wmm_rcu_read_lock(void)
 
 	if (!mlf_wmm_running())
 		return;
+	ordered(me());
 	/* a view only grows: what it joined of gp_view it still has */
 	t = me();
 	if (t->gp_joined == W.gp_version)
@@ -875,6 +1241,7 @@ MLF_NO_TSAN void mlf_wmm_rcu_read_unlock(void)
 {
 	if (!mlf_wmm_running())
 		return;
+	ordered(me());
 	join(W.exit_view, me()->floor, W.nr_locs);
 }
 
@@ -884,6 +1251,7 @@ MLF_NO_TSAN void mlf_wmm_gp_reader_left(const void *gp)
 
 	if (!mlf_wmm_running())
 		return;
+	ordered(me());
 	k = keyed(gp);
 	k->view = snapshot_join(k->view, me()->floor);
 }
@@ -894,6 +1262,7 @@ MLF_NO_TSAN void mlf_wmm_gp_over(const void *gp)
 
 	if (!mlf_wmm_running())
 		return;
+	ordered(me());
 	k = keyed(gp);
 	join_floor(me(), k->view);
 	join_floor(me(), k->start);
@@ -906,6 +1275,7 @@ MLF_NO_TSAN void mlf_wmm_handover_release(const void *key)
 
 	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
 		return;
+	ordered(me());
 	k = keyed(key);
 	k->view = snapshot_join(k->view, me()->floor);
 }
@@ -914,6 +1284,7 @@ MLF_NO_TSAN void mlf_wmm_handover_acquire(const void *key)
 {
 	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
 		return;
+	ordered(me());
 	join_floor(me(), keyed(key)->view);
 }
 
@@ -924,6 +1295,7 @@ MLF_NO_TSAN void mlf_wmm_acquire_newest(const volatile void *p, int size)
 
 	if (!mlf_wmm_running() || mlf_sched_slot() < 0)
 		return;
+	ordered(me());
 	id = loc_find(p, size);
 	if (id < 0)
 		return;
@@ -935,7 +1307,11 @@ MLF_NO_TSAN void mlf_wmm_acquire_newest(const volatile void *p, int size)
 MLF_NO_TSAN void mlf_wmm_store_dep(volatile void *p, int size, u64 value)
 {
 	struct task_views *t = me();
-	int id = loc_of(p, size), k = store_place(t, id);
+	int id, k;
+
+	ordered(t);
+	id = loc_of(p, size);
+	k = store_place(t, id);
 
 	store_at(id, value, k, t->locked ? t->locked : t->carry, false, p);
 	W.locs[id].st[W.locs[id].nr - 1].dep = mlf_rcu_model_dep_token();

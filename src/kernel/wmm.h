@@ -25,9 +25,19 @@
  *   the order they run; RCU's grace period joins the views of the readers
  *   it waited for into its waiter, and a reader that starts after a grace
  *   period began joins its starter's view.
- * - A load reads only a store that has run: no load buffering (a load
- *   reading a store later in another task's program order), which the LKMM
- *   allows without dependencies and the model never shows.
+ * - Load buffering (a load reading a store later in another task's
+ *   program order, which the LKMM allows without a dependency or barrier
+ *   between them) by promises, as in the promising semantics (Kang et al.,
+ *   POPL 2017), where a run allows them (mlf_sched_config.promises): at
+ *   a relaxed READ_ONCE(), a task may promise a relaxed store it would
+ *   make later; other tasks may read it at once. Only a store the task
+ *   makes when it runs on alone from there is promised (certified in a
+ *   fork()ed child that runs it alone and reports its stores: a store that
+ *   depends on what the task reads next, by value or by control, is not
+ *   made alone, as in LB+datas and LB+ctrl); the promise must be kept by
+ *   that very store with no barrier, acquire, release, lock, RCU or
+ *   read-modify-write of the task between, nor an access of the location,
+ *   else the run is discarded (mlf_sched_stats.discarded).
  */
 #ifndef _MLF_KERNEL_WMM_H
 #define _MLF_KERNEL_WMM_H
@@ -48,6 +58,8 @@ enum mlf_wmm_fence {
 
 /* Non-zero while a scheduled run uses the model. */
 extern int mlf_wmm_on;
+/* Non-zero while it may make promises (wmm.h's load buffering). */
+extern int mlf_wmm_promising;
 
 static inline bool mlf_wmm_running(void)
 {
@@ -55,9 +67,33 @@ static inline bool mlf_wmm_running(void)
 				0);
 }
 
-/* The run's start and end (schedule.c): a model for @nr_tasks + rcu. */
-void mlf_wmm_begin(int nr_tasks);
-void mlf_wmm_end(void);
+/*
+ * The run's start and end (schedule.c): a model for @nr_tasks + rcu,
+ * which may make up to @promises promises. The end says whether a
+ * promise was broken (the run is discarded), and how many were made.
+ */
+void mlf_wmm_begin(int nr_tasks, int promises);
+bool mlf_wmm_end(unsigned long *promises);
+
+/*
+ * Before a relaxed READ_ONCE()'s point: the current task may promise a
+ * store (a choice of the schedule); its certification runs it alone in a
+ * child process (mlf_wmm_certifying()), which stops at the scheduler's
+ * points other than a marked access or a barrier, at a block and at the
+ * task's end (mlf_wmm_certify_stop()). A task's end keeps or breaks its promise.
+ */
+void __mlf_wmm_promise_point(void);
+static inline void mlf_wmm_promise_point(void)
+{
+	if (__builtin_expect(__atomic_load_n(&mlf_wmm_promising,
+					     __ATOMIC_RELAXED), 0))
+		__mlf_wmm_promise_point();
+}
+bool mlf_wmm_certifying(void);
+/* @go_on: a marked access or a barrier, which the model judges itself */
+void mlf_wmm_certify_point(bool go_on);
+void mlf_wmm_certify_stop(void) __attribute__((noreturn));
+void mlf_wmm_task_done(void);
 
 /* A marked load of @size bytes at @p: the value the task reads. */
 u64 mlf_wmm_load(const volatile void *p, int size, enum mlf_wmm_order order);

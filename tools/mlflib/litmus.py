@@ -331,7 +331,7 @@ def run_one(path, build, work, args, extra):
     if proc.returncode:
         first = common.error_line(proc.stderr) or "the compiler failed"
         return test["result"], None, "cannot express: the translation does not compile: %s" % first
-    cmd = [exe, "--memory-model", args.memory_model] + list(extra)
+    cmd = [exe, "--memory-model", args.memory_model, "--promises", str(args.promises)] + list(extra)
     if args.verbose:
         common.show(cmd)
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -348,6 +348,8 @@ def run_one(path, build, work, args, extra):
 
 
 def run(args, extra):
+    if args.promises < 0:
+        raise common.MlfError("--promises %d: not 0 or more" % args.promises)
     if args.build:
         build = os.path.abspath(args.build)
         if not os.path.exists(os.path.join(build, "litmus", "libmlf_litmus.a")):
@@ -398,6 +400,10 @@ def register(subparsers):
     p.add_argument("--memory-model", choices=("lkmm", "sc"), default="lkmm",
                    help="the engine's memory model (default lkmm; sc: every load reads "
                         "the newest store)")
+    p.add_argument("--promises", type=int,
+                   default=2, metavar="N",
+                   help="promises (load buffering) a run may make under lkmm (default 2; 0: "
+                        "a load reads only stores that have run)")
     p.add_argument("--expect-differ", action="append", metavar="TEST",
                    help="a test whose disagreement is known (repeatable): not a failure")
     p.add_argument("--verbose", action="store_true", help="print each test's final states")
