@@ -25,6 +25,11 @@ LIBRARIES = (
     "engine",           # running the engines; their options, figures, errors
     "packages",         # the Debian packages, installing the missing ones
     "regressions",      # corpus/regressions/<name>/: targets, filing one
+    "seeds_concurrent",  # each target's seeds, as tools/mlf corpus writes them
+    "seeds_memcg_lru",
+    "seeds_nulls_list",
+    "seeds_reclaim",
+    "seeds_trace_parser",
     "shrink",           # minimizing a failing input (bytes, then ops)
     "signatures",       # naming a failure; signing crash files
     "states",           # state coverage: cells met, cells that can be, the table
