@@ -32,6 +32,7 @@ LIBRARIES = (
     "seeds_trace_parser",
     "shrink",           # minimizing a failing input (bytes, then ops)
     "signatures",       # naming a failure; signing crash files
+    "story",            # the comment block a reproducer's trace opens with
     "states",           # state coverage: cells met, cells that can be, the table
     "targets",          # fuzz/targets.json: the one table of targets
     "variants",         # correct, isolation and bug variants; checking a choice

@@ -1,0 +1,222 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A reproducer's story: the comment block its trace opens with.
+
+As tools/testing/radix-tree/regression1.c opens with the interleaving it
+reproduces, each corpus/regressions/*/<input>.trace opens (after its magic
+line) with '#' lines: what the input is for (the prose of its README, or a
+line made from its failure), then what the engine saw when it ran it,
+taken from the replay driver's own output and not written by hand: for a
+sequential target the ops up to the failing one and the failure; for the
+concurrent target the run's timeline (MLF_SCHED_TIMELINE: one line per
+stretch of steps a task ran in one op, and how it ended: preempted,
+blocks, op done) and what the check then saw. Comment lines encode to
+nothing, so the block never changes the input. block() makes it,
+annotate() puts it in a trace, has_block() is what ctest
+regressions/stories asks of every reproducer.
+"""
+import filecmp
+import os
+import re
+import subprocess
+import tempfile
+import textwrap
+
+from . import bugs
+from . import builds
+from . import common
+from . import regressions
+from . import targets
+
+# the replay driver's environment for a run whose story is told
+ENV = {"MLF_SCHED_TIMELINE": "1", "MLF_SCHED_STEPS": "1", "MLF_SCHED_SHOW": "0"}
+# the line under which the engine's part begins
+SAW = "# What the engine sees"
+WIDTH = 76
+# timeline lines kept: the first few and the last ones (the failure)
+HEAD_SPANS, TAIL_SPANS = 4, 24
+# sequential ops named before the failing one
+OPS_SHOWN = 6
+
+
+def wrap(text, indent=""):
+    return ["#" + (" " + l if l else "") for l in
+            textwrap.wrap(text, WIDTH - 2, initial_indent=indent,
+                          subsequent_indent=indent, break_on_hyphens=False)]
+
+
+def _failure(out):
+    """(check, op, where-words, message, function) of a failure in @out, or None."""
+    m = re.search(r"^MLF FAILURE: check=(\S+) op=(-?\d+|-)([^\n]*)\n(?:  ([^\n]*)\n)?", out, re.M)
+    if not m:
+        return None
+    fn = re.search(r"^in (\S+\(\)) at ", out, re.M)
+    # addresses differ from run to run: the story names none
+    msg = re.sub(r"0x[0-9a-f]+", "an address", m.group(4) or "")
+    return m.group(1), m.group(2), m.group(3).strip(), msg, fn.group(1) if fn else None
+
+
+def _ops(trace):
+    """The op lines of @trace (no magic, comment, header or run line)."""
+    out = []
+    for line in trace.splitlines():
+        if not line or line.startswith("#") or re.match(r"(nodes|run|switch|change|weak) ", line):
+            continue
+        out.append(line)
+    return out
+
+
+def _timeline(out):
+    """The timeline's span lines, as (steps, task, op text, end)."""
+    spans = []
+    for m in re.finditer(r"^  span (\S+) +(\S+) +op (\S+) +(.*?) +\| (.*)$", out, re.M):
+        spans.append(m.groups())
+    return spans
+
+
+def summary(readme):
+    """The person-written part: a README's opening prose and its input's
+    paragraph ("The input" or "What happened"), as plain sentences."""
+    paras = [p.strip() for p in re.split(r"\n\s*\n", readme)]
+    out = []
+    for p in paras:
+        if p.startswith(("<!--", "#", "-", "```")):
+            continue
+        out.append(p)
+        break
+    m = re.search(r"^## (The input|What happened)[^\n]*\n\n(.*?)(?:\n\n|\Z)", readme,
+                  re.M | re.S)
+    if m:
+        out.append(m.group(2))
+    text = []
+    for p in out:
+        p = " ".join(p.split())
+        # how to print the trace is beside the point inside the trace
+        p = " ".join(sent for sent in re.split(r"(?<=[.:]) ", p)
+                     if "trace decode" not in sent and "readable trace of" not in sent)
+        text.append(p.replace("`", ""))
+    return text
+
+
+def block(target, trace, out, about, command):
+    """The comment block (lines, '#' each) of @trace, whose run by
+    @command printed @out; @about: the person-written paragraphs (a list),
+    or None for a line made from the failure."""
+    fail = _failure(out)
+    lines = []
+    if about:
+        for i, p in enumerate(about):
+            if i:
+                lines.append("#")
+            lines += wrap(p)
+    elif fail:
+        lines += wrap("A %s input that fails %s at op %s%s." % (
+            target, fail[0], fail[1], " (%s)" % fail[2] if fail[2] else ""))
+    else:
+        lines += wrap("A %s input that replays clean." % target)
+    lines.append("#")
+    lines.append("%s (%s):" % (SAW, command))
+    spans = _timeline(out)
+    if spans:
+        lines.append("#   steps      task op  what                               | how the stretch ended")
+        shown = spans
+        if len(spans) > HEAD_SPANS + TAIL_SPANS:
+            shown = spans[:HEAD_SPANS] + [None] + spans[-TAIL_SPANS:]
+        for s in shown:
+            if s is None:
+                lines.append("#   ... %d stretches ..." % (len(spans) - HEAD_SPANS - TAIL_SPANS))
+                continue
+            steps, task, op, what, end = s
+            end = end.replace("<- the run ends here", "fails here" if fail else "the run ends")
+            lines.append(("#   %-10s %-4s %-3s %-34s | %s" % (steps, task, op, what, end)).rstrip())
+    elif fail and fail[1] not in ("-",):
+        ops = _ops(trace)
+        at = int(fail[1])
+        first = max(0, at - OPS_SHOWN)
+        if at > 0:
+            lines.append("#   ops %s%d run clean: %s" % (
+                "0-" if at > 1 else "", at - 1,
+                "; ".join(ops[first:at]) if first == 0 else
+                "...; " + "; ".join(ops[first:at])))
+        if at < len(ops):
+            lines.append("#   op %d, %s, fails" % (at, ops[at]))
+    if fail:
+        lines += wrap("The check then sees: %s at op %s%s%s: %s" % (
+            fail[0], fail[1], " (%s)" % fail[2] if fail[2] else "",
+            " in " + fail[4] if fail[4] else "", fail[3]))
+    else:
+        lines += wrap("The check then sees: nothing; the run is clean.")
+    return lines
+
+
+def _split(text):
+    """(magic line or None, the leading comment lines, the rest) of a trace."""
+    lines = text.splitlines(True)
+    magic = None
+    if lines and lines[0].rstrip("\n") in [targets.trace_magic(t) for t in targets.with_trace()]:
+        magic = lines.pop(0)
+    i = 0
+    while i < len(lines) and lines[i].startswith("#"):
+        i += 1
+    return magic, lines[:i], "".join(lines[i:])
+
+
+def annotate(text, lines):
+    """@text with its opening comment block replaced by @lines."""
+    magic, _, rest = _split(text)
+    return (magic or "") + "".join(l + "\n" for l in lines) + rest
+
+
+def has_block(text):
+    """Whether @text opens with a story: a comment line of what the input is
+    for, then the engine's part."""
+    _, comments, _ = _split(text)
+    saw = [i for i, l in enumerate(comments) if l.startswith(SAW)]
+    return bool(saw) and saw[0] > 0 and any(l.startswith("# The check then sees:")
+                                            for l in comments[saw[0]:])
+
+
+def tell(d, preset="dev"):
+    """Write the story into each trace twin of regression directory @d
+    (corpus/regressions/<name>/), replaying its input on the build it
+    fails on (a bug-* directory's bug driver, else the default variant's);
+    returns the traces it changed. Refuses (one-line MlfError) a story
+    whose trace would encode to other bytes than the input's."""
+    name = os.path.basename(os.path.normpath(d))
+    target = regressions.dir_target(d) or regressions.DEFAULT_TARGET
+    if target not in targets.with_trace():
+        raise common.MlfError("%s: target %s has no trace to tell a story in" % (d, target))
+    bug = name if bugs.get(name) is not None else None
+    driver = target + "_replay" + ("_" + bug if bug else "")
+    build = builds.ensure_built_quiet(preset, targets=[driver, "mlf-trace"])
+    driver, tool = builds.binary(build, driver), builds.binary(build, "mlf-trace")
+    about = None
+    if os.path.exists(os.path.join(d, "README.md")):
+        with open(os.path.join(d, "README.md"), encoding="utf-8") as f:
+            about = summary(f.read())
+    changed = []
+    for inp in targets.input_files(d):
+        twin = inp + ".trace"
+        if not os.path.exists(twin):
+            continue
+        with open(twin, encoding="utf-8") as f:
+            text = f.read()
+        proc = subprocess.run([driver, inp], capture_output=True, text=True,
+                              errors="replace", env=common.sanitizer_env(dict(os.environ, **ENV)))
+        command = "tools/mlf replay%s%s %s" % (
+            " --timeline" if target == "concurrent" else "",
+            " --bug " + bug if bug else "", os.path.relpath(d, common.ROOT))
+        new = annotate(text, block(target, text, proc.stderr, about, command))
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "t.trace"), "w", encoding="utf-8") as f:
+                f.write(new)
+            subprocess.run([tool, "encode", "--target", target, os.path.join(tmp, "t.trace"),
+                            "-o", os.path.join(tmp, "t")], check=True, capture_output=True)
+            if not filecmp.cmp(os.path.join(tmp, "t"), inp, shallow=False):
+                raise common.MlfError("%s: its story would change the input it encodes; "
+                                      "not writing it" % os.path.relpath(twin))
+        if new != text:
+            with open(twin, "w", encoding="utf-8") as f:
+                f.write(new)
+            changed.append(twin)
+    return changed
+
