@@ -56,7 +56,8 @@ class Corpus(unittest.TestCase):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
             if text.startswith(targets.trace_magic("concurrent") + "\n"):
-                self.assertIn("how the stretch ended", text, path)
+                self.assertIn("# The timeline, a line per stretch one task ran in one op:",
+                              text, path)
 
 
 class Block(unittest.TestCase):
@@ -68,6 +69,11 @@ class Block(unittest.TestCase):
         self.assertIn("# What the engine sees (tools/mlf x):", lines)
         self.assertIn("18-30      t1   2   reclaim n0 target=0", text)
         self.assertIn("preempted at rcu_read_unlock in shrink_many()", text)
+        # the turns, told: who runs what, where the preemption falls
+        self.assertIn("#   2. t1 runs reclaim n0 target=0, and is preempted in it at", text)
+        self.assertIn("#   4. rcu runs its grace periods and callbacks, and blocks at atomic in", text)
+        self.assertIn("#   5. t1 goes on with reclaim n0 target=0, and fails in it at READ_ONCE",
+                      text)
         self.assertIn("fails here at READ_ONCE in shrink_many()", text)
         self.assertIn("The check then sees: rcu.stale at op 2 in shrink_many(): READ_ONCE", text)
         # no address of one run in a story

@@ -36,6 +36,8 @@ WIDTH = 76
 HEAD_SPANS, TAIL_SPANS = 4, 24
 # sequential ops named before the failing one
 OPS_SHOWN = 6
+# turns told in sentences: the last ones
+TURNS = 12
 
 
 def wrap(text, indent=""):
@@ -74,27 +76,60 @@ def _timeline(out):
 
 
 def summary(readme):
-    """The person-written part: a README's opening prose and its input's
-    paragraph ("The input" or "What happened"), as plain sentences."""
-    paras = [p.strip() for p in re.split(r"\n\s*\n", readme)]
-    out = []
-    for p in paras:
-        if p.startswith(("<!--", "#", "-", "```")):
-            continue
-        out.append(p)
-        break
-    m = re.search(r"^## (The input|What happened)[^\n]*\n\n(.*?)(?:\n\n|\Z)", readme,
-                  re.M | re.S)
-    if m:
-        out.append(m.group(2))
-    text = []
-    for p in out:
-        p = " ".join(p.split())
-        # how to print the trace is beside the point inside the trace
-        p = " ".join(sent for sent in re.split(r"(?<=[.:]) ", p)
-                     if "trace decode" not in sent and "readable trace of" not in sent)
-        text.append(p.replace("`", ""))
-    return text
+    """The person-written part: a README's opening prose (what the bug or
+    the false alarm is), as plain sentences. Its account of the input
+    stays in the README: the engine's part below tells the run as it is."""
+    for p in re.split(r"\n\s*\n", readme):
+        p = p.strip()
+        if p and not p.startswith(("<!--", "#", "-", "```")):
+            return [" ".join(p.split()).replace("`", "")]
+    return []
+
+
+def _end(end, fail):
+    """How a span ended, as the tail of a sentence."""
+    m = re.match(r"(op done|preempted|blocks|its ops done|<- the run ends here) at (.*)$", end)
+    if not m:
+        return ""
+    how, where = m.groups()
+    if how == "preempted":
+        return ", and is preempted in it at " + where
+    if how == "blocks":
+        return ", and blocks in it at " + where
+    if how == "its ops done":
+        return ", and is done"
+    if how.startswith("<-"):
+        return (", and fails in it at " if fail else ", and the run ends in it at ") + where
+    return ""
+
+
+def turns(spans, fail):
+    """The run turn by turn: one sentence per stretch of spans of one task,
+    what it runs and how the turn ends (where the preemption falls)."""
+    out, begun = [], set()
+    i = 0
+    while i < len(spans):
+        j = i
+        while j + 1 < len(spans) and spans[j + 1][1] == spans[i][1]:
+            j += 1
+        task = spans[i][1]
+        if task == "rcu":
+            said = "runs its grace periods and callbacks"
+        else:
+            said = ""
+            for k, (steps, _, op, what, end) in enumerate(spans[i:j + 1]):
+                if (task, op) in begun:
+                    said += "goes on with " + what
+                else:
+                    said += ("runs " if not k else "") + what
+                said += "; " if i + k < j else ""
+                begun.add((task, op))
+        a, b = spans[i][0].split("-")[0], spans[j][0].split("-")[-1]
+        end = _end(spans[j][4], fail)
+        out.append("%s %s%s (%s)." % (task, said, end.replace(" in it", "") if task == "rcu" else end,
+                                      "step " + a if a == b else "steps %s-%s" % (a, b)))
+        i = j + 1
+    return out
 
 
 def block(target, trace, out, about, command):
@@ -103,12 +138,9 @@ def block(target, trace, out, about, command):
     or None for a line made from the failure."""
     fail = _failure(out)
     lines = []
-    if about:
-        for i, p in enumerate(about):
-            if i:
-                lines.append("#")
-            lines += wrap(p)
-    elif fail:
+    for p in about or []:
+        lines += wrap(p)
+    if fail:
         lines += wrap("A %s input that fails %s at op %s%s." % (
             target, fail[0], fail[1], " (%s)" % fail[2] if fail[2] else ""))
     else:
@@ -117,15 +149,25 @@ def block(target, trace, out, about, command):
     lines.append("%s (%s):" % (SAW, command))
     spans = _timeline(out)
     if spans:
-        lines.append("#   steps      task op  what                               | how the stretch ended")
+        told = turns(spans, fail)
+        first = max(0, len(told) - TURNS)
+        if first:
+            lines.append("#   1.-%d. (%d turns: the timeline below has them)" % (first, first))
+        for k, sentence in enumerate(told[first:], first + 1):
+            lines += ["# " + l for l in textwrap.wrap(
+                sentence, WIDTH - 2, initial_indent="%3d. " % k, subsequent_indent="     ",
+                break_on_hyphens=False)]
+        lines.append("#")
+        lines.append("# The timeline, a line per stretch one task ran in one op:")
+        lines.append("#   steps      task op  what                               | how it ended")
         shown = spans
         if len(spans) > HEAD_SPANS + TAIL_SPANS:
             shown = spans[:HEAD_SPANS] + [None] + spans[-TAIL_SPANS:]
-        for s in shown:
-            if s is None:
+        for sp in shown:
+            if sp is None:
                 lines.append("#   ... %d stretches ..." % (len(spans) - HEAD_SPANS - TAIL_SPANS))
                 continue
-            steps, task, op, what, end = s
+            steps, task, op, what, end = sp
             end = end.replace("<- the run ends here", "fails here" if fail else "the run ends")
             lines.append(("#   %-10s %-4s %-3s %-34s | %s" % (steps, task, op, what, end)).rstrip())
     elif fail and fail[1] not in ("-",):
@@ -139,6 +181,7 @@ def block(target, trace, out, about, command):
                 "...; " + "; ".join(ops[first:at])))
         if at < len(ops):
             lines.append("#   op %d, %s, fails" % (at, ops[at]))
+    lines.append("#")
     if fail:
         lines += wrap("The check then sees: %s at op %s%s%s: %s" % (
             fail[0], fail[1], " (%s)" % fail[2] if fail[2] else "",
@@ -189,15 +232,16 @@ def tell(d, preset="dev"):
     driver = target + "_replay" + ("_" + bug if bug else "")
     build = builds.ensure_built_quiet(preset, targets=[driver, "mlf-trace"])
     driver, tool = builds.binary(build, driver), builds.binary(build, "mlf-trace")
-    about = None
+    readme = None
     if os.path.exists(os.path.join(d, "README.md")):
         with open(os.path.join(d, "README.md"), encoding="utf-8") as f:
-            about = summary(f.read())
+            readme = f.read()
     changed = []
     for inp in targets.input_files(d):
         twin = inp + ".trace"
         if not os.path.exists(twin):
             continue
+        about = summary(readme) if readme else None
         with open(twin, encoding="utf-8") as f:
             text = f.read()
         proc = subprocess.run([driver, inp], capture_output=True, text=True,
