@@ -152,7 +152,8 @@ def block(target, trace, out, about, command):
         told = turns(spans, fail)
         first = max(0, len(told) - TURNS)
         if first:
-            lines.append("#   1.-%d. (%d turns: the timeline below has them)" % (first, first))
+            lines.append("#   1.-%d. (%d earlier turns: the command above prints them)"
+                         % (first, first))
         for k, sentence in enumerate(told[first:], first + 1):
             lines += ["# " + l for l in textwrap.wrap(
                 sentence, WIDTH - 2, initial_indent="%3d. " % k, subsequent_indent="     ",
@@ -175,8 +176,8 @@ def block(target, trace, out, about, command):
         at = int(fail[1])
         first = max(0, at - OPS_SHOWN)
         if at > 0:
-            lines.append("#   ops %s%d run clean: %s" % (
-                "0-" if at > 1 else "", at - 1,
+            lines.append("#   %s run%s clean: %s" % (
+                "ops 0-%d" % (at - 1) if at > 1 else "op 0", "" if at > 1 else "s",
                 "; ".join(ops[first:at]) if first == 0 else
                 "...; " + "; ".join(ops[first:at])))
         if at < len(ops):
