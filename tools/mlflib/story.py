@@ -77,13 +77,19 @@ def _timeline(out):
 
 def summary(readme):
     """The person-written part: a README's opening prose (what the bug or
-    the false alarm is), as plain sentences. Its account of the input
+    the false alarm is) and its "Fixed by:" or "Origin:", as plain sentences. Its account of the input
     stays in the README: the engine's part below tells the run as it is."""
+    out = []
     for p in re.split(r"\n\s*\n", readme):
         p = p.strip()
         if p and not p.startswith(("<!--", "#", "-", "```")):
-            return [" ".join(p.split()).replace("`", "")]
-    return []
+            out.append(p)
+            break
+    # where it comes from, as regression1.c's "Upstream commit:"
+    m = re.search(r"^- ((?:Fixed by|Origin): .*?)(?=\n- |\n\n|\Z)", readme, re.M | re.S)
+    if m:
+        out.append(m.group(1))
+    return [" ".join(p.split()).replace("`", "") for p in out]
 
 
 def _end(end, fail):
