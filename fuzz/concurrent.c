@@ -241,6 +241,19 @@ static void show_run(int nr_steps)
 }
 
 /*
+ * A sanitizer ends the run (ThreadSanitizer's data race, under
+ * halt_on_error): with MLF_SCHED_TIMELINE, the run's timeline up to the
+ * report, whose last span is the task that made the access (replay_main.c
+ * calls this from its death callback).
+ */
+void mlf_on_sanitizer_death(void);
+void mlf_on_sanitizer_death(void)
+{
+	if (getenv("MLF_SCHED_TIMELINE"))
+		mlf_sched_print_timeline(print_span_op);
+}
+
+/*
  * The scheduler's interleaving feedback (kernel/schedule.c): libFuzzer
  * reads this section after every input as it reads its edge counters.
  */

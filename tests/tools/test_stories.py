@@ -51,6 +51,14 @@ class Corpus(unittest.TestCase):
         self.assertEqual(lacking, [], "traces without the opening story (tools/mlf trace "
                                       "annotate DIR writes it)")
 
+    def test_a_bug_reproducer_tells_a_failure(self):
+        # a bug-* directory's input fails on its bug variant (ctest
+        # regression/<bug>/caught): its story must not say the run is clean
+        for path in sorted(glob.glob(os.path.join(REGRESSIONS, "bug-*", "*.trace"))):
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            self.assertNotIn("# The check then sees: nothing", text, path)
+
     def test_concurrent_reproducers_show_their_interleaving(self):
         for path in sorted(glob.glob(os.path.join(REGRESSIONS, "*", "*.trace"))):
             with open(path, encoding="utf-8") as f:

@@ -25,6 +25,7 @@ from . import bugs
 from . import builds
 from . import common
 from . import regressions
+from . import signatures
 from . import targets
 
 # the replay driver's environment for a run whose story is told
@@ -46,15 +47,37 @@ def wrap(text, indent=""):
                           subsequent_indent=indent, break_on_hyphens=False)]
 
 
+def _race(out):
+    """A ThreadSanitizer data race in @out as _failure() says a failure:
+    its check is race, its op the one the last timeline span was in."""
+    if "WARNING: ThreadSanitizer: data race" not in out:
+        return None
+    sig = signatures.signature(out)
+    access = re.findall(r"^  ((?:Previous )?(?:Atomic )?(?:read|write) of size \d+) at ",
+                        out, re.M | re.I)
+    spans = _timeline(out)
+    op = spans[-1][2] if spans else "-"
+    what = " against ".join(a[0].lower() + a[1:] for a in access[:2])
+    return ("race", op, "", "ThreadSanitizer reports a data race (%s)%s" % (
+        sig, ": " + what if what else ""), None)
+
+
 def _failure(out):
     """(check, op, where-words, message, function) of a failure in @out, or None."""
-    m = re.search(r"^MLF FAILURE: check=(\S+) op=(-?\d+|-)([^\n]*)\n(?:  ([^\n]*)\n)?", out, re.M)
+    if "MLF FAILURE: " not in out:
+        return _race(out)
+    m = re.search(r"^MLF FAILURE: check=(\S+)(?: op=(\d+))?([^\n]*)\n(?:  ([^\n]*)\n)?", out,
+                  re.M)
     if not m:
         return None
     fn = re.search(r"^in (\S+\(\)) at ", out, re.M)
     # addresses differ from run to run: the story names none
     msg = re.sub(r"0x[0-9a-f]+", "an address", m.group(4) or "")
-    return m.group(1), m.group(2), m.group(3).strip(), msg, fn.group(1) if fn else None
+    return m.group(1), m.group(2) or "-", m.group(3).strip(), msg, fn.group(1) if fn else None
+
+
+def _at(op):
+    return "outside an op" if op == "-" else "at op " + op
 
 
 def _ops(trace):
@@ -147,20 +170,27 @@ def block(target, trace, out, about, command):
     for p in about or []:
         lines += wrap(p)
     if fail:
-        lines += wrap("A %s input that fails %s at op %s%s." % (
-            target, fail[0], fail[1], " (%s)" % fail[2] if fail[2] else ""))
+        lines += wrap("A %s input that fails %s %s%s." % (
+            target, fail[0], _at(fail[1]), " (%s)" % fail[2] if fail[2] else ""))
     else:
         lines += wrap("A %s input that replays clean." % target)
     lines.append("#")
     lines.append("%s (%s):" % (SAW, command))
     spans = _timeline(out)
     if spans:
-        told = turns(spans, fail)
+        # a failure outside an op (the checks after the run) is no task's
+        in_op = fail if fail and fail[1] != "-" else None
+        told = turns(spans, in_op)
+        if fail and not in_op:
+            told.append("Then, after the last step, the run fails.")
         first = max(0, len(told) - TURNS)
         if first:
             lines.append("#   1.-%d. (%d earlier turns: the command above prints them)"
                          % (first, first))
         for k, sentence in enumerate(told[first:], first + 1):
+            if sentence.startswith("Then "):
+                lines += wrap(sentence, "     ")
+                continue
             lines += ["# " + l for l in textwrap.wrap(
                 sentence, WIDTH - 2, initial_indent="%3d. " % k, subsequent_indent="     ",
                 break_on_hyphens=False)]
@@ -175,7 +205,7 @@ def block(target, trace, out, about, command):
                 lines.append("#   ... %d stretches ..." % (len(spans) - HEAD_SPANS - TAIL_SPANS))
                 continue
             steps, task, op, what, end = sp
-            end = end.replace("<- the run ends here", "fails here" if fail else "the run ends")
+            end = end.replace("<- the run ends here", "fails here" if in_op else "the run ends")
             lines.append(("#   %-10s %-4s %-3s %-34s | %s" % (steps, task, op, what, end)).rstrip())
     elif fail and fail[1] not in ("-",):
         ops = _ops(trace)
@@ -190,8 +220,8 @@ def block(target, trace, out, about, command):
             lines.append("#   op %d, %s, fails" % (at, ops[at]))
     lines.append("#")
     if fail:
-        lines += wrap("The check then sees: %s at op %s%s%s: %s" % (
-            fail[0], fail[1], " (%s)" % fail[2] if fail[2] else "",
+        lines += wrap("The check then sees: %s %s%s%s: %s" % (
+            fail[0], _at(fail[1]), " (%s)" % fail[2] if fail[2] else "",
             " in " + fail[4] if fail[4] else "", fail[3]))
     else:
         lines += wrap("The check then sees: nothing; the run is clean.")
@@ -253,8 +283,9 @@ def tell(d, preset="dev"):
             text = f.read()
         proc = subprocess.run([driver, inp], capture_output=True, text=True,
                               errors="replace", env=common.sanitizer_env(dict(os.environ, **ENV)))
-        command = "tools/mlf replay%s%s %s" % (
+        command = "tools/mlf replay%s%s%s %s" % (
             " --timeline" if target == "concurrent" else "",
+            " --preset tsan" if "tsan" in preset else "",
             " --bug " + bug if bug else "", os.path.relpath(d, common.ROOT))
         new = annotate(text, block(target, text, proc.stderr, about, command))
         with tempfile.TemporaryDirectory() as tmp:
