@@ -17,7 +17,6 @@ from . import campaign
 from . import common
 from . import engine
 from . import regressions
-from . import story
 from . import targets
 
 
@@ -49,7 +48,8 @@ def run(args, extra):
     meta = camp_defaults(args, args.paths)
     if args.timeline:
         # the concurrent target prints each run's timeline, failing or not
-        os.environ.update(story.ENV)
+        os.environ.setdefault("MLF_SCHED_TIMELINE", "1")
+        os.environ.setdefault("MLF_SCHED_SHOW", "0")
     code = builds.Code.of(args, meta)
     code.check()
     groups = plan(args.paths, args.target)

@@ -3,16 +3,17 @@
 
 As tools/testing/radix-tree/regression1.c opens with the interleaving it
 reproduces, each corpus/regressions/*/<input>.trace opens (after its magic
-line) with '#' lines: what the input is for (the prose of its README, or a
-line made from its failure), then what the engine saw when it ran it,
-taken from the replay driver's own output and not written by hand: for a
-sequential target the ops up to the failing one and the failure; for the
-concurrent target the run's timeline (MLF_SCHED_TIMELINE: one line per
-stretch of steps a task ran in one op, and how it ended: preempted,
-blocks, op done) and what the check then saw. Comment lines encode to
-nothing, so the block never changes the input. block() makes it,
-annotate() puts it in a trace, has_block() is what ctest
-regressions/stories asks of every reproducer.
+line) with '#' lines: what the input is for (its README's lead and its
+Fixed by: or Origin: line; a line made from the failure), then what the
+engine saw when it ran it, taken from the replay driver's own output and
+not written by hand: for a sequential target the ops up to the failing
+one; for the concurrent target the run turn by turn (who runs what, where
+it is preempted, blocks or fails) and its timeline (MLF_SCHED_TIMELINE: a
+line per stretch of steps one task ran in one op); then what the check
+saw. Comment lines encode to nothing, so the block never changes the
+input. block() makes it, annotate() puts it in a trace, tell() writes it
+into a regression directory's traces (tools/mlf trace annotate), and
+has_block() is what ctest tools/stories asks of every reproducer.
 """
 import filecmp
 import os
