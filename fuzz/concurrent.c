@@ -10,7 +10,10 @@
  * each falls on, then the engine prints the schedule's last steps.
  * MLF_SCHED_SHOW=N shows a run that passes: its counts and its last N
  * steps (up to 512), to read what a seed or a reproducer does on a
- * variant where it does not fail.
+ * variant where it does not fail. MLF_SCHED_TIMELINE=1 adds, to either,
+ * the whole run as spans, one per stretch of steps a task ran in one op,
+ * each with how it ended (preempted, blocks, op done): the interleaving
+ * a reproducer's trace opens with (tools/mlf replay --timeline).
  *
  * The memory model is the weak one after the LKMM (kernel/wmm.h), whose
  * choices the input's weak records make; MLF_MEMORY_MODEL=sc runs every
@@ -172,6 +175,29 @@ static const char *const sop_kernel_functions[SOP_NR] = {
 	[SOP_RECLAIM] = "shrink_many",
 };
 
+/* A timeline span's op: its index and trace line, if it is the task's. */
+static void print_span_op(FILE *f, int task, long op)
+{
+	char line[256];
+	const char *text;
+	FILE *m;
+
+	if (op < 0 || op >= input.nr_ops || input.ops[op].task != task) {
+		fprintf(f, "op -  %-34s", task == MLF_SCHED_RCU_TASK ?
+				"(grace periods, callbacks)" : "(between ops)");
+		return;
+	}
+	/* the op's trace line without its task, which the span names */
+	line[0] = 0;
+	m = fmemopen(line, sizeof(line), "w");
+	if (m) {
+		mlf_sched_trace_print_op(m, &input, op);
+		fclose(m);
+	}
+	text = strchr(line, ' ') ? strchr(line, ' ') + 1 : line;
+	fprintf(f, "op %-2ld %-34s", op, text);
+}
+
 static void print_context(void)
 {
 	long at = mlf_current_op;
@@ -181,6 +207,7 @@ static void print_context(void)
 	print_ops(at);
 	print_decisions();
 	print_weak();
+	mlf_sched_print_timeline(print_span_op);
 }
 
 /* MLF_MEMORY_MODEL: lkmm (or unset) or sc; anything else is an error. */
@@ -210,6 +237,20 @@ static void show_run(int nr_steps)
 		input.memory_model == MLF_MM_LKMM ? "lkmm" : "sc",
 		s->weak_choices, s->weak_decisions, s->stale_reads);
 	mlf_sched_print_recent(nr_steps);
+	mlf_sched_print_timeline(print_span_op);
+}
+
+/*
+ * A sanitizer ends the run (ThreadSanitizer's data race, under
+ * halt_on_error): with MLF_SCHED_TIMELINE, the run's timeline up to the
+ * report, whose last span is the task that made the access (replay_main.c
+ * calls this from its death callback).
+ */
+void mlf_on_sanitizer_death(void);
+void mlf_on_sanitizer_death(void)
+{
+	if (getenv("MLF_SCHED_TIMELINE"))
+		mlf_sched_print_timeline(print_span_op);
 }
 
 /*
@@ -229,6 +270,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mlf_sched_feedback_attach(sched_feedback,
 					  sizeof(sched_feedback));
 		model = memory_model();
+		mlf_sched_keep_timeline(getenv("MLF_SCHED_TIMELINE") != NULL);
 		attached = true;
 	}
 	mlf_sched_decode(data, size, &input);

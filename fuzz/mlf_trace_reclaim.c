@@ -51,7 +51,7 @@ const struct codec mlf_trace_codec_reclaim = {
 	.again = ragain,
 	.bytes = rbytes,
 	.regenerate =
-		"regenerate with fuzz/reclaim_seeds.py, or mlf-trace encode the twin",
+		"regenerate with tools/mlf corpus --target reclaim, or mlf-trace encode the twin",
 	.decode = reclaim_decode,
 	.print = reclaim_print,
 	.parse = reclaim_parse,

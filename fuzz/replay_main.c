@@ -26,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 __attribute__((weak)) void
 __sanitizer_set_death_callback(void (*callback)(void));
+/* a target's own last words when a sanitizer ends the run (concurrent.c) */
+__attribute__((weak)) void mlf_on_sanitizer_death(void);
 
 static const char *current;
 static unsigned long replayed;
@@ -40,6 +42,12 @@ static void say_current(void)
 	if (write(2, what, sizeof(what) - 1) < 0 ||
 	    write(2, current, strlen(current)) < 0 || write(2, "\n", 1) < 0)
 		return;
+}
+
+static void on_sanitizer_death(void)
+{
+	mlf_on_sanitizer_death();
+	say_current();
 }
 
 static void on_abort(int sig)
@@ -124,7 +132,8 @@ int main(int argc, char **argv)
 		LLVMFuzzerInitialize(&argc, &argv);
 	signal(SIGABRT, on_abort);
 	if (__sanitizer_set_death_callback)
-		__sanitizer_set_death_callback(say_current);
+		__sanitizer_set_death_callback(mlf_on_sanitizer_death ?
+					       on_sanitizer_death : say_current);
 
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] == '-')

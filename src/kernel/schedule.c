@@ -29,6 +29,7 @@
 #define STACK_SIZE (1UL << 20)
 #define DEFAULT_MAX_STEPS 2000000UL
 #define RECENT 512
+#define SPANS 1024
 
 int mlf_sched_on;
 
@@ -110,6 +111,27 @@ struct mlf_sched_task {
 	bool parked;
 };
 
+/*
+ * The run as spans (mlf_sched_keep_timeline()): a stretch of steps one task
+ * ran in one op, and how it ended.
+ */
+enum span_end {
+	SPAN_OP_DONE,		/* the task went on to its next op */
+	SPAN_PREEMPTED,		/* another task ran though it could go on */
+	SPAN_BLOCKED,		/* it waited (a lock, a grace period) */
+	SPAN_IDLE,		/* its work was done; another ran */
+	SPAN_LAST,		/* the run ended (or failed) in it */
+};
+
+struct span {
+	unsigned long from, to;
+	long op;
+	s8 task;
+	u8 end;
+	u8 kind;		/* the point of its last step */
+	const struct mlf_site *site;
+};
+
 struct recent_step {
 	unsigned long step;
 	s8 task;
@@ -169,6 +191,9 @@ static struct {
 	long start_token, end_token;
 	struct recent_step recent[RECENT];
 	unsigned long nr_recent;
+	bool keep_timeline;
+	struct span spans[SPANS];
+	unsigned long nr_spans;
 	/* inside a probe of the harness: no point may be reached */
 	int looking_on;
 } S;
@@ -444,6 +469,24 @@ MLF_NO_TSAN static void record(enum mlf_point kind, const volatile void *addr,
 	r->site = site;
 	r->addr = addr;
 	r->op = S.cur->task.op;
+	if (S.keep_timeline) {
+		struct span *sp = S.nr_spans ?
+			&S.spans[(S.nr_spans - 1) % SPANS] : NULL;
+
+		if (!sp || sp->task != r->task || sp->op != r->op ||
+		    sp->end != SPAN_LAST) {
+			if (sp && sp->end == SPAN_LAST)
+				sp->end = SPAN_OP_DONE;
+			sp = &S.spans[S.nr_spans++ % SPANS];
+			sp->from = S.step;
+			sp->task = r->task;
+			sp->op = r->op;
+		}
+		sp->to = S.step;
+		sp->end = SPAN_LAST;
+		sp->kind = kind;
+		sp->site = site;
+	}
 }
 
 static const char *base_name(const char *path)
@@ -486,6 +529,48 @@ MLF_NO_TSAN void mlf_sched_print_recent(int nr_steps)
 			base_name(r->site ? r->site->file : NULL),
 			r->site ? r->site->line : 0,
 			r->site && r->site->func ? r->site->func : "?");
+	}
+}
+
+void mlf_sched_keep_timeline(bool on)
+{
+	S.keep_timeline = on;
+}
+
+MLF_NO_TSAN void mlf_sched_print_timeline(void (*op_text)(FILE *f, int task,
+							  long op))
+{
+	static const char *const ends[] = {
+		[SPAN_OP_DONE] = "op done",
+		[SPAN_PREEMPTED] = "preempted",
+		[SPAN_BLOCKED] = "blocks",
+		[SPAN_IDLE] = "its ops done",
+		[SPAN_LAST] = "<- the run ends here",
+	};
+	unsigned long first, i;
+
+	if (!S.keep_timeline || !S.nr_spans)
+		return;
+	first = S.nr_spans > SPANS ? S.nr_spans - SPANS : 0;
+	fprintf(stderr, "  timeline of %lu steps, a span per stretch one task ran in one op%s:\n",
+		S.step, first ? " (the last ones)" : "");
+	for (i = first; i < S.nr_spans; i++) {
+		const struct span *sp = &S.spans[i % SPANS];
+		char label[16], steps[32];
+
+		if (sp->kind == MLF_PT_START && sp->from == sp->to &&
+		    sp->task != MLF_SCHED_RCU_TASK)
+			continue;
+		snprintf(steps, sizeof(steps), "%lu-%lu", sp->from, sp->to);
+		fprintf(stderr, "  span %-11s %-4s ", steps,
+			task_label(sp->task, label, sizeof(label)));
+		if (op_text)
+			op_text(stderr, sp->task, sp->op);
+		else
+			fprintf(stderr, "op %ld", sp->op);
+		fprintf(stderr, " | %s at %s in %s()\n", ends[sp->end],
+			mlf_point_name(sp->kind),
+			sp->site && sp->site->func ? sp->site->func : "?");
 	}
 }
 
@@ -668,6 +753,14 @@ MLF_NO_TSAN static void switch_to(struct mlf_sched_task *next, bool could_go_on)
 
 	if (next == prev)
 		return;
+	if (S.keep_timeline && S.nr_spans) {
+		struct span *sp = &S.spans[(S.nr_spans - 1) % SPANS];
+
+		if (sp->task == prev->index && sp->end == SPAN_LAST)
+			sp->end = could_go_on ? SPAN_PREEMPTED :
+				  prev->state == T_BLOCKED ? SPAN_BLOCKED :
+							     SPAN_IDLE;
+	}
 	S.stats.switches++;
 	if (could_go_on)
 		S.stats.preemptions++;
@@ -995,6 +1088,7 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	S.last_task = -2;
 	S.max_steps = cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS;
 	S.nr_recent = 0;
+	S.nr_spans = 0;
 	S.preemptions = 0;
 	S.looking_on = 0;
 	S.in_on_point = false;

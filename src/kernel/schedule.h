@@ -58,6 +58,8 @@
 #ifndef _MLF_KERNEL_SCHEDULE_H
 #define _MLF_KERNEL_SCHEDULE_H
 
+#include <stdio.h>
+
 #include "task.h"
 #include "types.h"
 
@@ -287,6 +289,14 @@ void mlf_sched_wake(const void *on);
  * step, task, point, source line; printed after a failure.
  */
 void mlf_sched_print_recent(int nr_steps);
+
+/*
+ * Keep the run's timeline (off by default): each stretch of steps one task
+ * ran in one op, and how it ended (op done, preempted, blocks, idle).
+ * mlf_sched_print_timeline() prints it, @op_text naming a task's op.
+ */
+void mlf_sched_keep_timeline(bool on);
+void mlf_sched_print_timeline(void (*op_text)(FILE *f, int task, long op));
 
 const char *mlf_point_name(enum mlf_point kind);
 

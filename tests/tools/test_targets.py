@@ -8,7 +8,7 @@ follow: the default campaign is the "campaign": true targets in table order
 under every build it is meant for, --time split), which files are inputs
 follows "inputs", a path's target is any target of the table, the traced
 targets are those with a "trace", and `tools/mlf corpus` refuses a table
-whose "seeds" and its generators disagree. No module but targets.py may
+whose targets and its generators disagree. No module but targets.py may
 spell a trace's magic line or the input-file suffixes. Run standalone:
 python3 tests/tools/test_targets.py
 """
@@ -120,21 +120,22 @@ class Table(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("no trace for target 'reclaim' (have: memcg_lru, concurrent)", err.getvalue())
 
-    def test_seeds_and_generators_agree(self):
-        commands = corpus.seed_commands()
-        self.assertEqual(sorted(t for t, c in commands.items() if c.startswith(corpus.OWN)),
-                         sorted(corpus.GENERATORS))
-        self.assertEqual(commands["reclaim"], "python3 fuzz/reclaim_seeds.py")
-        self.entry("memcg_lru")["seeds"] = "python3 fuzz/memcg_lru_seeds.py"
-        self.use()
-        with self.assertRaises(common.MlfError):
-            corpus.seed_commands()
-        self.table = copy.deepcopy(self.real)
-        self.entry("nulls_list")["seeds"] = "tools/mlf corpus --target nulls_list"
+    def test_every_target_has_a_generator(self):
+        corpus.check_generators()
+        self.assertEqual(sorted(corpus.GENERATORS), sorted(targets.names()))
+        made_up = copy.deepcopy(self.entry("nulls_list"))
+        made_up["name"] = "xattr_lru"
+        self.table["targets"].append(made_up)
         self.use()
         with self.assertRaises(common.MlfError) as e:
-            corpus.seed_commands()
-        self.assertIn("nulls_list", str(e.exception))
+            corpus.check_generators()
+        self.assertIn("no seeds generator for xattr_lru", str(e.exception))
+        self.table = copy.deepcopy(self.real)
+        self.table["targets"] = [t for t in self.table["targets"] if t["name"] != "reclaim"]
+        self.use()
+        with self.assertRaises(common.MlfError) as e:
+            corpus.check_generators()
+        self.assertIn("a generator for no target: reclaim", str(e.exception))
 
 
 class Sources(unittest.TestCase):

@@ -25,8 +25,14 @@ LIBRARIES = (
     "engine",           # running the engines; their options, figures, errors
     "packages",         # the Debian packages, installing the missing ones
     "regressions",      # corpus/regressions/<name>/: targets, filing one
+    "seeds_concurrent",  # each target's seeds, as tools/mlf corpus writes them
+    "seeds_memcg_lru",
+    "seeds_nulls_list",
+    "seeds_reclaim",
+    "seeds_trace_parser",
     "shrink",           # minimizing a failing input (bytes, then ops)
     "signatures",       # naming a failure; signing crash files
+    "story",            # the comment block a reproducer's trace opens with
     "states",           # state coverage: cells met, cells that can be, the table
     "targets",          # fuzz/targets.json: the one table of targets
     "variants",         # correct, isolation and bug variants; checking a choice

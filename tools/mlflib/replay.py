@@ -46,6 +46,10 @@ def run(args, extra):
     for path in args.paths:
         common.check_path(path)
     meta = camp_defaults(args, args.paths)
+    if args.timeline:
+        # the concurrent target prints each run's timeline, failing or not
+        os.environ.setdefault("MLF_SCHED_TIMELINE", "1")
+        os.environ.setdefault("MLF_SCHED_SHOW", "0")
     code = builds.Code.of(args, meta)
     code.check()
     groups = plan(args.paths, args.target)
@@ -99,4 +103,8 @@ def register(subparsers):
     p.add_argument("--preset", default="dev",
                    help="build preset (default dev; asan for sanitizers)")
     engine.add_memory_model_argument(p)
+    p.add_argument("--timeline", action="store_true",
+                   help="concurrent: print each run's interleaving, a line per stretch of "
+                        "steps one task ran in one op and how it ended (preempted, blocks, "
+                        "op done), failing or not (MLF_SCHED_TIMELINE)")
     p.set_defaults(func=run)

@@ -26,6 +26,7 @@ from . import bugs
 from . import builds
 from . import common
 from . import signatures
+from . import story
 from . import targets
 
 # the lines of a trace's header: 'nodes N pool P', then a concurrent
@@ -45,12 +46,12 @@ class Replayer:
         self.trace_tool = builds.binary(self.build, "mlf-trace")
         self.runs = 0
 
-    def run(self, path, timeout=60):
+    def run(self, path, timeout=60, env=None):
         self.runs += 1
         try:
             proc = subprocess.run([self.driver, path], capture_output=True, text=True,
                                   errors="replace", timeout=timeout,
-                                  env=common.sanitizer_env())
+                                  env=common.sanitizer_env(dict(os.environ, **(env or {}))))
         except subprocess.TimeoutExpired:
             return "timeout/-", ""
         return signatures.signature(proc.stderr), proc.stderr
@@ -313,6 +314,12 @@ def minimize(path, target, variant=None, bug=None, runs=20000, code=None, saniti
         trace = None
         if targets.trace_magic(target):
             trace, best = op_minimize(rep, best, sig, work)
+            # the trace opens with its story, as every reproducer's does
+            command = "tools/mlf replay%s%s%s FILE" % (
+                " --timeline" if target == "concurrent" else "",
+                " --variant " + variant if variant else "", " --bug " + bug if bug else "")
+            trace = story.annotate(trace, story.block(
+                target, trace, rep.run(best, env=story.ENV)[1], None, command))
     except BaseException:
         # an error (or Ctrl-C) leaves no work directory behind
         shutil.rmtree(work, ignore_errors=True)

@@ -4,7 +4,7 @@
 The one table of targets (fuzz/README.md says what each field means):
 fuzz/CMakeLists.txt builds from it, header() writes the C side's copy
 (mlf_targets.h: trace magic lines, which files are inputs), and the CLI's
-modules ask here (a target's trace, seeds, sanitizers, whether the
+modules ask here (a target's trace, sanitizers, whether the
 default campaign fuzzes it; which files of a directory are inputs). A
 library module (see __init__.py); it imports nothing of mlflib, since the
 build runs it as a script.
@@ -47,12 +47,6 @@ def campaign():
 def for_sanitizer(sanitizer):
     """The targets meant for a libFuzzer build with @sanitizer (asan, tsan)."""
     return [n for n, t in targets().items() if sanitizer in t.get("sanitizers", [])]
-
-
-def seeds(name):
-    """The command that writes corpus/@name/ (a string), or None."""
-    entry = get(name)
-    return entry.get("seeds") if entry else None
 
 
 def get(name):

@@ -5,6 +5,8 @@
   tools/mlf trace encode FILE.trace -o OUT  write its bytes (never over OUT
                                             unless --force)
   tools/mlf trace roundtrip PATH...         check decode/encode are inverse
+  tools/mlf trace annotate DIR...           open each trace of a regression
+                                            directory with its story (story.py)
 
 --target says whose inputs they are (a target with a trace in
 fuzz/targets.json); by default each input's is guessed from its path as
@@ -20,6 +22,7 @@ from . import builds
 from . import common
 from . import engine
 from . import regressions
+from . import story
 from . import targets
 
 DEFAULT = "memcg_lru"
@@ -116,13 +119,31 @@ def decode(args):
                 shutil.rmtree(work, ignore_errors=True)
 
 
+def annotate(args):
+    for d in args.files:
+        if not os.path.isdir(d) or not os.path.isdir(os.path.dirname(os.path.abspath(d))) or \
+                os.path.basename(os.path.dirname(os.path.abspath(d))) != "regressions":
+            raise common.MlfError("%s: not a directory of corpus/regressions" % d)
+    for d in args.files:
+        for twin in story.tell(d, args.preset or "dev"):
+            print("trace: annotated %s" % os.path.relpath(twin))
+    return 0
+
+
 def run(args, extra):
+    if args.action == "annotate":
+        if args.target or args.output or args.force:
+            raise common.MlfError("annotate takes directories only (the target is the "
+                                  "directory's)")
+        return annotate(args)
     if args.target:
         check_traced(args.target)
     for path in args.files:
         common.check_path(path, "file" if args.action != "roundtrip" else "any")
     if args.output:
         common.check_path(args.output, "out", "-o")
+    if args.preset:
+        raise common.MlfError("--preset is for annotate")
     if args.action != "encode" and (args.output or args.force):
         raise common.MlfError("-o and --force are for encode")
     if args.action == "roundtrip" and not args.target:
@@ -164,12 +185,16 @@ def register(subparsers):
     p = subparsers.add_parser(
         "trace", help="decode inputs to traces, encode traces to inputs",
         description="decode FILE...: print traces; encode FILE.trace -o OUT [--force]: "
-                    "write bytes; roundtrip PATH...: check the codec on inputs. "
+                    "write bytes; roundtrip PATH...: check the codec on inputs; annotate "
+                    "DIR...: open each trace of a corpus/regressions directory with what "
+                    "it does and the run (for concurrent: the interleaving) that fails. "
                     "--target %s (default: guessed from the path)." % traced)
-    p.add_argument("action", choices=["decode", "encode", "roundtrip"])
+    p.add_argument("action", choices=["decode", "encode", "roundtrip", "annotate"])
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-o", "--output", help="encode: the bytes file to write")
     p.add_argument("--force", action="store_true", help="encode: overwrite OUT")
+    p.add_argument("--preset", help="annotate: the build preset whose replay drivers run "
+                                    "the inputs (default dev)")
     p.add_argument("--target", help="%s (default: guessed from each FILE's path, else "
                                     "memcg_lru; encode: else the trace's magic line)" % traced)
     p.set_defaults(func=run)

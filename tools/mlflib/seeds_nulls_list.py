@@ -1,14 +1,12 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# Writes the seed inputs of the nulls_list fuzz target to corpus/nulls_list/:
-# one small scenario per primitive (and per review case: add_behind behind
-# the tail and behind an interior node, replace of head / interior / tail, a
-# deleting _safe walk, a reader whose entry moves), so that replaying the
-# corpus is the target's unit test. Run once by hand; the output is
-# deterministic. The byte format is the one fuzz/nulls_list.c decodes.
-import os
+"""The nulls_list target's seeds (tools/mlf corpus): one small scenario per
+primitive (and per review case: add_behind behind the tail and behind an
+interior node, replace of head / interior / tail, a deleting _safe walk, a
+reader whose entry moves), so that replaying the corpus is the target's
+unit test. The byte format is the one fuzz/nulls_list.c decodes (the
+target has no trace). files(): {name: its bytes}.
+"""
 import random
-import sys
 
 KINDS = ["add_head_rcu", "add_tail_rcu", "add_behind", "add_head", "del_rcu",
          "del_init_rcu", "del", "replace_rcu", "replace_init_rcu", "add_fake",
@@ -122,17 +120,6 @@ def seeds():
     return s
 
 
-def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    # an optional argument names another output directory (tools/mlf
-    # corpus --check writes there and compares)
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "corpus", "nulls_list")
-    os.makedirs(out, exist_ok=True)
-    for name, (lists, nodes, ops) in sorted(seeds().items()):
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(encode(lists, nodes, ops))
-    print(f"wrote {len(seeds())} seeds to {out}", file=sys.stderr)
-
-
-if __name__ == "__main__":
-    main()
+def files():
+    return {name: encode(lists, nodes, ops)
+            for name, (lists, nodes, ops) in sorted(seeds().items())}

@@ -1,42 +1,22 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write corpus/reclaim/: deterministic seed inputs for the reclaim target.
-
-Each seed is written twice from one list of ops: its trace NAME.trace (the
-format of fuzz/reclaim_trace.h, as `mlf-trace decode --target reclaim`
-prints it, with a comment saying what the seed is for) and its canonical
-bytes NAME (the layout of fuzz/reclaim_codec.h). ctest
-trace/roundtrip/reclaim fails if the two drift apart. Besides the
-hand-made seeds, a state seed (state-*) per state of a memcg that
-tools/mlflib/states.py says the harness can meet, each met by every op
-kind that applies (ctest states/reclaim). Overwrites only its own seeds;
-an optional argument names another output directory.
+"""The reclaim target's seeds (tools/mlf corpus): each a trace (the format
+of fuzz/reclaim_trace.h, as `mlf-trace decode --target reclaim` prints it,
+with a comment saying what the seed is for), which mlf-trace encodes into
+its bytes. Besides the hand-made seeds, a state seed (state-*) per state
+of a memcg that tools/mlflib/states.py says the harness can meet, each met
+by every op kind that applies (ctest states/reclaim). SEEDS: {name: a
+function returning its Seed}.
 """
-import os
-import sys
+from . import targets
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "corpus", "reclaim")
-MAGIC = "# mlf reclaim trace v1"
-
-ONLINE, OFFLINE, RELEASE, ADD, REFAULT, TOUCH, WBDONE, AGE, PROTECT, \
-    SWAPPINESS, RECLAIM, PARK, UNPARK, SHADOW, SOFT, ZONE, SLAB, SYSCTL = range(18)
-FILE, ZONE1, DIRTY, WB, REF = 1, 2, 4, 8, 16
+FILE, ZONE1, DIRTY, WB, REF = 1, 2, 4, 8, 16   # an add's or a refault's flags
 SWAPPINESS_VALUES = [0, 1, 60, 100, 200]
 MEMCG_NR_BINS = 8
 
 
-class Op:
-    """One op: its canonical bytes and its trace line."""
-
-    def __init__(self, data, text):
-        self.data = bytes(data)
-        self.text = text
-
-
 def header(nodes, pool):
     assert 1 <= nodes <= 2 and 1 <= pool <= 16
-    return Op([nodes - 1, pool - 1], "nodes %d pool %d" % (nodes, pool))
+    return "nodes %d pool %d" % (nodes, pool)
 
 
 def online(m, b=0, parent=None):
@@ -44,37 +24,37 @@ def online(m, b=0, parent=None):
     text = "online m%d %s=%d" % (m, "bin" if b < MEMCG_NR_BINS else "draw", b)
     if parent is not None:
         text += " parent=m%d" % parent
-    return Op([ONLINE, m, b, 0 if parent is None else parent + 1], text)
+    return text
 
 
-def offline(m): return Op([OFFLINE, m], "offline m%d" % m)
-def release(m): return Op([RELEASE, m], "release m%d" % m)
-def wbdone(m): return Op([WBDONE, m], "wbdone m%d" % m)
-def age(m, n): return Op([AGE, m, n], "age m%d n%d" % (m, n))
-def touch(f): return Op([TOUCH, f & 255, f >> 8], "touch f%d" % f)
-def unpark(k): return Op([UNPARK, k], "unpark p%d" % k)
+def offline(m): return "offline m%d" % m
+def release(m): return "release m%d" % m
+def wbdone(m): return "wbdone m%d" % m
+def age(m, n): return "age m%d n%d" % (m, n)
+def touch(f): return "touch f%d" % f
+def unpark(k): return "unpark p%d" % k
 
 
-def _folios(kind, name, m, n, flags, count):
+def _folios(name, m, n, flags, count):
     assert 1 <= count <= 16 and not flags & ~31
     words = ["m%d" % m, "n%d" % n, "file" if flags & FILE else "anon",
              "z%d" % (1 if flags & ZONE1 else 0)]
     words += [w for bit, w in ((DIRTY, "dirty"), (WB, "writeback"), (REF, "referenced"))
               if flags & bit]
     words.append("x%d" % count)
-    return Op([kind, m, n, flags, count - 1], " ".join([name] + words))
+    return " ".join([name] + words)
 
 
-def add(m, n, flags, count): return _folios(ADD, "add", m, n, flags, count)
-def refault(m, n, flags, count): return _folios(REFAULT, "refault", m, n, flags, count)
+def add(m, n, flags, count): return _folios("add", m, n, flags, count)
+def refault(m, n, flags, count): return _folios("refault", m, n, flags, count)
 
 
 def protect(m, lo_min, low):
-    return Op([PROTECT, m, lo_min, low], "protect m%d min=%d low=%d" % (m, lo_min, low))
+    return "protect m%d min=%d low=%d" % (m, lo_min, low)
 
 
 def swappiness(m, idx):
-    return Op([SWAPPINESS, m, idx], "swappiness m%d %d" % (m, SWAPPINESS_VALUES[idx]))
+    return "swappiness m%d %d" % (m, SWAPPINESS_VALUES[idx])
 
 
 def reclaim(n, target, prio, kswapd=0, dying=0, draws=(0, 1), order=0, maxzone=None, others=0):
@@ -86,33 +66,29 @@ def reclaim(n, target, prio, kswapd=0, dying=0, draws=(0, 1), order=0, maxzone=N
                     (k == "maxzone" and zones))
     if draws:
         text += " draws=" + ",".join(map(str, draws))
-    flags = kswapd | dying << 1 | order << 2 | zones << 4 | others << 6
-    return Op([RECLAIM, n, target, prio, flags, len(draws)] + list(draws), text)
+    return text
 
 
 def park(m, n, kswapd=0, draw=0):
-    return Op([PARK, m, n, kswapd, draw],
-              "park m%d n%d%s draw=%d" % (m, n, " kswapd" if kswapd else "", draw))
+    return "park m%d n%d%s draw=%d" % (m, n, " kswapd" if kswapd else "", draw)
 
 
-def shadow(m, n, nodes): return Op([SHADOW, m, n, nodes], "shadow m%d n%d nodes=%d" % (m, n, nodes))
-def soft(m, n): return Op([SOFT, m, n], "soft m%d n%d" % (m, n))
+def shadow(m, n, nodes): return "shadow m%d n%d nodes=%d" % (m, n, nodes)
+def soft(m, n): return "soft m%d n%d" % (m, n)
 
 
 def zone(n, z, managed, wmin, gap, boost=0, reserve=0, free=0):
-    return Op([ZONE, n | z << 1, managed, wmin, gap, boost, reserve, free],
-              "zone n%d z%d managed=%d min=%d gap=%d boost=%d reserve=%d free=%d"
-              % (n, z, managed, wmin, gap, boost, reserve, free))
+    return ("zone n%d z%d managed=%d min=%d gap=%d boost=%d reserve=%d free=%d"
+            % (n, z, managed, wmin, gap, boost, reserve, free))
 
 
 def slab(m, n, s, objects):
     assert 1 <= objects <= 256
-    return Op([SLAB, m, n, s, objects - 1], "slab m%d n%d s%d objects=%d" % (m, n, s, objects))
+    return "slab m%d n%d s%d objects=%d" % (m, n, s, objects)
 
 
 def sysctl(recursiveprot=0, tiering=0):
-    return Op([SYSCTL, recursiveprot | tiering << 1],
-              "sysctl recursiveprot=%d tiering=%d" % (recursiveprot, tiering))
+    return "sysctl recursiveprot=%d tiering=%d" % (recursiveprot, tiering)
 
 
 # name: (what it is for, header, ops)
@@ -319,22 +295,15 @@ def state_seeds():
 SEEDS.update(state_seeds())
 
 
-def trace_text(about, hdr, ops):
-    lines = [MAGIC] + ["# " + line for line in about.split("\n")]
-    lines += [hdr.text] + [op.text for op in ops]
-    return "\n".join(lines) + "\n"
+class Seed:
+    """A seed's trace: what it is for, its header line and its ops' lines."""
+
+    def __init__(self, about, hdr, ops):
+        self.about, self.hdr, self.ops = about, hdr, ops
+
+    def text(self):
+        lines = [targets.trace_magic("reclaim")] + ["# " + line for line in self.about.split("\n")]
+        return "\n".join(lines + [self.hdr] + self.ops) + "\n"
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else OUT
-    os.makedirs(out, exist_ok=True)
-    for name, (about, hdr, ops) in sorted(SEEDS.items()):
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(hdr.data + b"".join(op.data for op in ops))
-        with open(os.path.join(out, name + ".trace"), "w", encoding="utf-8") as f:
-            f.write(trace_text(about, hdr, ops))
-    print("wrote %d seeds and their traces to %s" % (len(SEEDS), os.path.relpath(out)))
-
-
-if __name__ == "__main__":
-    main()
+SEEDS = {name: (lambda s=s: Seed(*s)) for name, s in sorted(SEEDS.items())}
