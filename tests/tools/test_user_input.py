@@ -110,6 +110,22 @@ class UserInput(unittest.TestCase):
         self.assertEqual(cov.corpus_dirs("memcg_lru", args),
                          [os.path.join(camp, "memcg_lru", "corpus")])
 
+    def test_cov_dir_reads_the_tsan_builds_corpus(self):
+        # a campaign's concurrent target has two corpora, one per build:
+        # cov covers both (it read DIR/concurrent/corpus alone), and a
+        # campaign of the TSan build only is a campaign of the target
+        sys.path.insert(0, os.path.join(ROOT, "tools"))
+        from mlflib import cov, main
+        camp = os.path.join(self.tmp, "camp2")
+        os.makedirs(os.path.join(camp, "concurrent-tsan", "corpus"))
+        args = main.build_parser().parse_args(["cov", "--dir", camp])
+        cov.check_args(args)
+        self.assertEqual(args.dir_targets, ["concurrent"])
+        os.makedirs(os.path.join(camp, "concurrent", "corpus"))
+        self.assertEqual(cov.corpus_dirs("concurrent", args),
+                         [os.path.join(camp, "concurrent", "corpus"),
+                          os.path.join(camp, "concurrent-tsan", "corpus")])
+
     def test_unreadable(self):
         for argv, kind in CASES:
             with self.subTest(argv=argv):

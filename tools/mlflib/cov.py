@@ -2,7 +2,8 @@
 """mlf cov: source-based coverage of a corpus, and a campaign's progress plot.
 
 Coverage: the corpus (default: the shipped corpus/<target>; --dir: a
-campaign's; --corpus: any directories) runs through <target>_replay of the
+campaign's, of both its builds: DIR/<target>/corpus and, of a target the
+TSan build fuzzes, DIR/<target>-tsan/corpus; --corpus: any directories) runs through <target>_replay of the
 coverage preset (clang -fprofile-instr-generate -fcoverage-mapping), each
 process writing a .profraw; llvm-profdata merges them and llvm-cov prints
 line and branch coverage per file of the code under test (the kernel
@@ -71,11 +72,19 @@ def llvm_tool(name):
     raise common.MlfError("llvm-%s is missing (tools/mlf setup installs llvm)" % name)
 
 
+def campaign_corpora(campaign, target):
+    """A campaign's corpora of @target: its ASan (or AFL++) build's and its
+    TSan build's (DIR/<target>-tsan/corpus), those it has."""
+    return [d for d in (os.path.join(campaign, target, "corpus"),
+                        os.path.join(campaign, target + "-tsan", "corpus"))
+            if os.path.isdir(d)]
+
+
 def corpus_dirs(target, args):
     if args.corpus:
         return args.corpus
     if args.dir:
-        return [os.path.join(args.dir, target, "corpus")]
+        return campaign_corpora(args.dir, target)
     dirs = [os.path.join(common.CORPUS_DIR, target)]
     # reproducers replay clean on correct variants: they cover what they hit
     # (not the bug variants': they are the bug's, not the port's)
@@ -328,7 +337,7 @@ def run_states(args):
         if args.corpus:
             dirs = args.corpus
         elif args.dir:
-            dirs = [os.path.join(args.dir, target, "corpus")]
+            dirs = campaign_corpora(args.dir, target)
         else:
             dirs = [os.path.join(common.CORPUS_DIR, target)]
         files = [f for d in dirs if os.path.isdir(d) for f in targets.input_files(d)]
@@ -362,14 +371,15 @@ def check_args(args):
     if args.dir:
         common.check_path(args.dir, "dir", "--dir")
         if args.target:
-            common.check_path(os.path.join(args.dir, args.target, "corpus"), "dir",
-                              "--dir's %s corpus" % args.target)
+            if not campaign_corpora(args.dir, args.target):
+                raise common.MlfError("--dir %s: no %s corpus in it (DIR/%s/corpus or "
+                                      "DIR/%s-tsan/corpus)" % (args.dir, args.target,
+                                                               args.target, args.target))
         else:
-            have = [t for t in targets.names()
-                    if os.path.isdir(os.path.join(args.dir, t, "corpus"))]
+            have = [t for t in targets.names() if campaign_corpora(args.dir, t)]
             if not have:
-                raise common.MlfError("--dir %s: no campaign corpus in it (DIR/<target>/corpus)"
-                                      % args.dir)
+                raise common.MlfError("--dir %s: no campaign corpus in it (DIR/<target>/corpus "
+                                      "or DIR/<target>-tsan/corpus)" % args.dir)
             args.dir_targets = have
 
 
