@@ -320,6 +320,23 @@ class Signature(unittest.TestCase):
         self.assertIsNone(signatures.signature("INFO: Seed: 1\nDone 10 runs in 0 second(s)\n"))
 
 
+class Example(unittest.TestCase):
+    def test_the_smallest_then_the_oldest(self):
+        # fuzz's summary and triage name one file per failure: the same one
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for name, size, age in (("crash-a", 30, 300), ("crash-b", 10, 100),
+                                    ("crash-c", 10, 200), ("crash-d", 50, 400)):
+                p = os.path.join(d, name)
+                with open(p, "wb") as f:
+                    f.write(b"x" * size)
+                os.utime(p, (1000 - age, 1000 - age))
+                paths.append(p)
+            self.assertEqual(signatures.example(paths), paths[2])
+            self.assertEqual(signatures.example(paths[:2]), paths[1])
+
+
 class Grouping(unittest.TestCase):
     def test_check_signatures_merge_by_check(self):
         for sig in ("tail.cache/rotate", "tail.cache/offline", "tail.cache/reclaim"):

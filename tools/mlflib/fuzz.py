@@ -563,9 +563,9 @@ def run(args, extra):
         flags = " ".join(builds.Code.of(args).flags() +
                          (["--seed-level", args.variant] if args.variant else []))
         for key, files, msg, sigs in r["groups"]:
+            shown = common.shown_path(signatures.example(files))
             print("  %-40s x%-4d %s  (tools/mlf minimize %s%s)"
-                  % (key, len(files), common.shown_path(files[0]),
-                     flags + " " if flags else "", common.shown_path(files[0])))
+                  % (key, len(files), shown, flags + " " if flags else "", shown))
             where = signatures.where_line(key, sigs)
             if where:
                 print("  %-40s %s" % ("", where))

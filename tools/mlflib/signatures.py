@@ -350,6 +350,17 @@ def fallback_signature(path):
     return "%s/-" % kind if kind in ("timeout", "out-of-memory", "leak", "slow") else NO_REPRO
 
 
+def example(files):
+    """The file a line about a failure names: its smallest (the quickest to
+    minimize), the oldest of those; fuzz's summary and triage name the same."""
+    def key(p):
+        try:
+            return (os.path.getsize(p), os.path.getmtime(p), p)
+        except OSError:
+            return (float("inf"), 0, p)
+    return min(files, key=key)
+
+
 def failure_key(sig, by="check"):
     """What tells two failures apart. By check: one defect is one line
     although the op that meets it differs from input to input (a stale

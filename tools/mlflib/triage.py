@@ -132,7 +132,8 @@ def run(args, extra):
         signer.save()
     width = max([len(s) for _, s in groups] + [20])
     for (target, key), g in groups.items():
-        print("%-*s  %4d  %s  %s" % (width, key, len(g["files"]), common.shown_path(g["files"][0]),
+        print("%-*s  %4d  %s  %s" % (width, key, len(g["files"]),
+                                    common.shown_path(signatures.example(g["files"])),
                                     re.sub(r"\s+", " ", g["msg"])))
         where = signatures.where_line(key, g["sigs"])
         if where:
@@ -155,8 +156,8 @@ def register(subparsers):
         "triage", help="group crash files by failure signature",
         description="Run every crash file under DIR... (campaign directories, crash "
                     "directories or files) once and print one line per unique failure: "
-                    "signature (check/op kind, or sanitizer kind/top frame), count, first "
-                    "file, the check's message; files that do not fail are listed apart "
+                    "signature (check/op kind, or sanitizer kind/top frame), count, its "
+                    "smallest file, the check's message; files that do not fail are listed apart "
                     "(no-repro) and are no failure. A campaign's target, variant, bug, tree and "
                     "patches come from its campaign.json; a corpus/regressions/<name>/ directory's inputs "
                     "(repro, ...) run on bug <name> (a zoo bug) or its TARGET's target. No "
