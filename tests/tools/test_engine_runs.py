@@ -57,6 +57,17 @@ if mode == "other-check":
     open(prefix + "crash-0123", "wb").write(b"\1\2\3")
     err.write("==1== ERROR: libFuzzer: deadly signal\nstat::number_of_executed_units: 77\n")
     sys.exit(1)
+if mode == "seed-fails" and "-fork=1" not in args:
+    # the shipped seed "lifecycle" fails while the corpus loads
+    corpus = [a for a in args if not a.startswith("-")][-1]
+    seed = os.path.join(corpus, "lifecycle")
+    if os.path.exists(seed):
+        prefix = [a for a in args if a.startswith("-artifact_prefix=")][0].split("=", 1)[1]
+        shutil.copyfile(seed, prefix + "crash-5eed")
+        err.write("MLF FAILURE: check=seq.advance op=3 node=0\n  seq stayed at 4\n")
+        err.write("==1== ERROR: libFuzzer: deadly signal\n")
+        err.write("Test unit written to %scrash-5eed\n" % prefix)
+        sys.exit(1)
 for n in (1200, 2400):
     err.write("#%d: cov: 41 ft: 52 corp: 3 exec/s 1200 oom/timeout/crash: 0/0/0 "
               "time: 1s job: 1 dft_time: 0\n" % n)
@@ -165,6 +176,23 @@ class FakeEngine(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("cannot be split", self.last_line(err))
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "c3")))
+
+    def test_fuzz_sets_a_failing_seed_aside(self):
+        # a seed that fails as the corpus loads is moved out of the corpus,
+        # kept, and the run goes on in one process (under -fork=1 every job
+        # loaded it again and failed on it, at a few inputs a second)
+        (rc, out, err), camp = self.fuzz("seed-fails")
+        self.assertEqual(rc, 1, err)
+        aside = os.path.join(camp, "memcg_lru", "failing-seeds", "lifecycle")
+        with open(aside, "rb") as a, open(os.path.join(common.CORPUS_DIR, "memcg_lru",
+                                                       "lifecycle"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        self.assertFalse(os.path.exists(os.path.join(camp, "memcg_lru", "corpus", "lifecycle")))
+        self.assertIn("the seed lifecycle fails", err)
+        with open(self.ran) as f:
+            runs = [line for line in f if "-merge=1" not in line]
+        self.assertEqual(len(runs), 2, runs)
+        self.assertFalse([line for line in runs if "-fork=" in line], runs)
 
     def test_fuzz_wrong_flags_start_nothing(self):
         for flags in (["--jbos", "2"], ["p1-3"]):

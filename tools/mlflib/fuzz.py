@@ -6,6 +6,8 @@ A campaign directory (--dir, default out/) holds, per target and build
   <target>/corpus      the working corpus (seeded from corpus/<target>; the
                        repository's corpus is never written)
   <target>/crashes     every crash, timeout and oom file (never deleted)
+  <target>/failing-seeds  corpus files that failed as the corpus loaded,
+                       moved out of it so the run goes on in one process
   <target>/logs        the engine's output, one file per run
   <target>/stats.csv   a row every few seconds: the status line's figures
   <target>/campaign.json  engine, variant and bug, for --resume and triage
@@ -85,10 +87,13 @@ def stop_engine(procs, grace=10):
 
 
 # a libFuzzer run in one process (no -fork) stops at its first crash; a
-# crash later than this many restarts, or one while loading the corpus (a
-# seed that fails), hands the rest of the time to -fork=1, which goes on
-# past crashes by itself
+# crash later than this many restarts hands the rest of the time to
+# -fork=1, which goes on past crashes by itself. A seed that fails while
+# the corpus loads is set aside (set_aside()) and the run starts again
+# without it, up to MAX_SET_ASIDE seeds: under -fork=1 every job would
+# load it again and fail on it, and fuzz at a few inputs a second.
 MAX_RESTARTS = 20
+MAX_SET_ASIDE = 200
 INITED = re.compile(r"^#\d+\s+INITED\b")
 FINAL_EXECS = re.compile(r"^stat::number_of_executed_units:\s*(\d+)", re.M)
 
@@ -108,7 +113,7 @@ def run_libfuzzer(camp, build, args, extra, status, seconds):
     said, warned = Said(), set()
     end = time.monotonic() + seconds
     fork = args.jobs > 1
-    restarts, rc, interrupted = 0, 0, False
+    restarts, set_apart, rc, interrupted = 0, 0, 0, False
     with open(log, "w", encoding="utf-8") as logf:
         status.thread.start()
         while True:
@@ -134,9 +139,13 @@ def run_libfuzzer(camp, build, args, extra, status, seconds):
             if rc == 0 or not (new or wrote):
                 break  # its time is up, or it stopped for a reason of its own
             sign_from_output(status.signer, new, text)
-            restarts += 1
             m = FINAL_EXECS.findall(text)
             status.next_run(int(m[-1]) if m else None)
+            if not inited and set_apart < MAX_SET_ASIDE and \
+                    set_aside(camp, new or [wrote.group(1)]):
+                set_apart += 1
+                continue
+            restarts += 1
             if not inited or restarts >= MAX_RESTARTS:
                 # a seed that fails, or failures everywhere: -fork=1 goes on past them
                 fork = True
@@ -149,6 +158,36 @@ def run_libfuzzer(camp, build, args, extra, status, seconds):
     camp.salvage_fork_units()
     shutil.rmtree(camp.tmp, ignore_errors=True)
     return rc, said.text(), interrupted
+
+
+def set_aside(camp, new):
+    """A seed failed as the corpus loaded: its crash file is @new's. Move the
+    corpus files with its bytes to DIR/failing-seeds/ (kept, never lost; a
+    campaign resumed after the fix may take them back) so the next start
+    loads the corpus without them. False if none is found."""
+    if len(new) != 1 or not os.path.isfile(new[0]):
+        return False
+    with open(new[0], "rb") as f:
+        failing = f.read()
+    moved = []
+    aside = os.path.join(camp.dir, "failing-seeds")
+    for name in sorted(os.listdir(camp.corpus)):
+        path = os.path.join(camp.corpus, name)
+        if os.path.isfile(path) and os.path.getsize(path) == len(failing):
+            with open(path, "rb") as f:
+                if f.read() != failing:
+                    continue
+            os.makedirs(aside, exist_ok=True)
+            dst = os.path.join(aside, name)
+            if os.path.exists(dst):
+                dst += time.strftime(".%Y%m%d-%H%M%S")
+            os.replace(path, dst)
+            moved.append(name)
+    if moved:
+        print("%s: the seed %s fails (%s); set aside in %s, the run starts again without it"
+              % (camp.name, ", ".join(moved), common.shown_path(new[0]),
+                 common.shown_path(aside)), file=sys.stderr, flush=True)
+    return bool(moved)
 
 
 def sign_from_output(signer, new, text):
