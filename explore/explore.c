@@ -11,7 +11,7 @@
  *                         [--memory-model lkmm|sc]
  *                         [--complete | --heuristic]
  *                         [--replay SCHEDULE] [--expect CHECK[|CHECK]]
- *                         [--keep-going] [--list]
+ *                         [--promises N] [--keep-going] [--list]
  *   mlf_explore_<variant> --pct RUNS [--depth D] [--seed S] [--steps K]
  *                         [--scenario NAME] [--expect CHECK[|CHECK]]
  *
@@ -24,7 +24,11 @@
  * load may read an older store, a store go before newer ones: each such
  * weak choice other than the newest spends one of --weak-bound (default
  * 1), as a preemption spends one of --bound (default 2). --memory-model sc
- * runs every execution sequentially consistent.
+ * runs every execution sequentially consistent. --promises N lets a run
+ * make up to N promises (load buffering, wmm.h): each run is then a forked
+ * child, and one whose promise is broken, or that fails a check while a
+ * promise is not kept yet, is discarded (it is no execution of the model),
+ * not counted.
  *
  * Modes: the reduction (default; sound, docs/explore.md), --complete (every
  * schedule within the bound) and --heuristic (state hashing, which may
@@ -49,6 +53,7 @@
 #include <unistd.h>
 
 #include "kernel/report.h"
+#include "kernel/wmm.h"
 #include "scenarios.h"
 
 #ifndef MLF_EXPLORE_BUILD
@@ -61,6 +66,9 @@ static const struct explore_scenario *scenario;
 static const char *expect;
 static unsigned long schedules;
 static bool keep_going;
+/* --promises: how many a run may make; its runs forked, some discarded */
+static int promises;
+static unsigned long discarded, promise_points, promise_offers;
 /* the memory model, and the most weak choices other than the newest */
 static enum mlf_memory_model memory_model = MLF_MM_LKMM;
 static long weak_bound = 1;
@@ -89,6 +97,7 @@ static struct outcome {
 	u64 final_state;	/* else the state at quiescence */
 	struct sched_stats engine;
 	struct mlf_explore_stats stats;
+	bool discarded;		/* --promises: no execution (wmm.h) */
 } *outcome;
 
 /* The final states met, as a set of the engine's hashes at quiescence. */
@@ -221,6 +230,13 @@ static void on_failure(const struct mlf_failure *f)
 {
 	bool expected = expect && is_expected(f->check);
 
+	/* a failure of a run that may be none: its promise is not kept yet */
+	if (promises && mlf_wmm_promise_pending()) {
+		outcome->discarded = true;
+		_exit(0);
+	}
+	if (promises)
+		outcome->check = f->check;	/* the parent stops, as we do */
 	if (keep_going) {
 		/* in the run's child */
 		outcome->check = f->check;
@@ -241,9 +257,12 @@ static void on_failure(const struct mlf_failure *f)
 	}
 	fprintf(stderr, "schedule (after %lu schedules): ", schedules + 1);
 	print_schedule_string(stderr, run->log, run->nr_log);
-	fprintf(stderr, "\nreplay: tools/mlf explore --scenario %s%s --replay '",
+	fprintf(stderr, "\nreplay: tools/mlf explore --scenario %s%s",
 		scenario->name,
 		memory_model == MLF_MM_SC ? " --memory-model sc" : "");
+	if (promises)
+		fprintf(stderr, " --promises %d", promises);
+	fprintf(stderr, " --replay '");
 	print_schedule_string(stderr, run->log, run->nr_log);
 	fprintf(stderr, "' (%s)\n", MLF_EXPLORE_BUILD);
 out:
@@ -299,7 +318,11 @@ static void *shared_zalloc(size_t size)
 	return p;
 }
 
-/* --keep-going: one run in a child; its outcome in *outcome. */
+/*
+ * --keep-going or --promises: one run in a child; its outcome in *outcome.
+ * Without --keep-going the child reported its failure: the parent ends
+ * with its status.
+ */
 static void run_forked(struct mlf_explore_visited *visited)
 {
 	int status;
@@ -308,6 +331,7 @@ static void run_forked(struct mlf_explore_visited *visited)
 	mlf_explore_visited_reserve(visited, MLF_EXPLORE_MAX_CHOICES + 1);
 	outcome->check = NULL;
 	outcome->final_state = 0;
+	outcome->discarded = false;
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -321,11 +345,26 @@ static void run_forked(struct mlf_explore_visited *visited)
 		mlf_explore_use(visited, &outcome->stats);
 		sched_engine_explore(&input, run, &outcome->engine);
 		outcome->final_state = outcome->engine.final_state;
+		outcome->discarded = outcome->engine.sched.discarded;
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) < 0) {
 		perror("mlf_explore: waitpid");
 		exit(2);
+	}
+	promise_points += outcome->engine.sched.promise_points;
+	promise_offers += outcome->engine.sched.promise_offers;
+	if (outcome->discarded) {
+		discarded++;
+		return;
+	}
+	if (!keep_going && (outcome->check || !WIFEXITED(status) ||
+			    WEXITSTATUS(status))) {
+		if (!outcome->check)
+			fprintf(stderr, "mlf explore: the run died (%s)\n",
+				WIFSIGNALED(status) ?
+					strsignal(WTERMSIG(status)) : "exit");
+		exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 	}
 	if (outcome->check)
 		note_failed(outcome->check);
@@ -429,7 +468,9 @@ static void explore(const struct explore_scenario *sc, int bound,
 	if (replay && !parse_schedule(replay, run))
 		usage_error("--replay %s: not a schedule (\"-\" or "
 			    "\"point:option,...\" with rising points)", replay);
-	if (keep_going) {
+	discarded = promise_points = promise_offers = 0;
+	input.promises = memory_model == MLF_MM_LKMM ? promises : 0;
+	if (keep_going || promises) {
 		visited = mlf_explore_visited_new_shared();
 		memset(outcome, 0, sizeof(*outcome));
 	} else if (!replay) {
@@ -438,7 +479,7 @@ static void explore(const struct explore_scenario *sc, int bound,
 	mlf_explore_use(visited, &stats);
 	start = now();
 	do {
-		if (keep_going) {
+		if (keep_going || promises) {
 			run_forked(visited);
 		} else {
 			sched_engine_explore(&input, run, &engine);
@@ -449,7 +490,7 @@ static void explore(const struct explore_scenario *sc, int bound,
 			stats.truncated++;
 	} while (!replay && mlf_explore_next(run));
 	secs = now() - start;
-	if (keep_going) {
+	if (keep_going || promises) {
 		unsigned long truncated = stats.truncated;
 
 		stats = outcome->stats;
@@ -463,6 +504,10 @@ static void explore(const struct explore_scenario *sc, int bound,
 	       memory_model == MLF_MM_SC ? "memory-model=sc" :
 					   weak_bound_str(),
 	       mlf_explore_mode_name(mode), replay ? " replay" : "");
+	if (input.promises)
+		printf("  promises %d  loads that could promise %lu, with a store to promise %lu  discarded runs %lu (of the schedules below; their final states and failures are not counted)\n",
+		       input.promises, promise_points, promise_offers,
+		       discarded);
 	printf("  schedules %lu  choice points %lu  distinct states %lu  "
 	       "pruned %lu  truncated %lu\n",
 	       schedules, stats.choice_points, stats.states, stats.pruned,
@@ -507,6 +552,17 @@ int main(int argc, char **argv)
 			mode = MLF_EXPLORE_HEURISTIC;
 		} else if (!strcmp(a, "--keep-going")) {
 			keep_going = true;
+		} else if (!strcmp(a, "--promises")) {
+			char *end;
+			long n;
+
+			if (!v)
+				usage_error("%s needs a value", a);
+			i++;
+			n = strtol(v, &end, 10);
+			if (*end || end == v || n < 0 || n > 4)
+				usage_error("--promises %s: not 0..4", v);
+			promises = (int)n;
 		} else if (!strcmp(a, "--memory-model")) {
 			if (!v || (strcmp(v, "lkmm") && strcmp(v, "sc")))
 				usage_error("%s needs lkmm or sc", a);
@@ -569,7 +625,7 @@ int main(int argc, char **argv)
 	}
 	if (replay && !scenario)
 		usage_error("%s", "--replay needs a --scenario");
-	if (keep_going) {
+	if (keep_going || promises) {
 		run = shared_zalloc(sizeof(*run));
 		outcome = shared_zalloc(sizeof(*outcome));
 	} else {
@@ -580,6 +636,8 @@ int main(int argc, char **argv)
 	mlf_set_fail_handler(on_failure);
 	if (keep_going && (expect || replay))
 		usage_error("%s", "--keep-going goes with neither --expect nor --replay");
+	if (pct_runs && promises)
+		usage_error("%s", "--pct goes without --promises");
 	if (pct_runs && (keep_going || replay))
 		usage_error("%s", "--pct goes with neither --keep-going nor --replay");
 	if (pct_runs && scenario)

@@ -917,6 +917,9 @@ static void run(const struct sched_input *in, struct mlf_sched_config *cfg,
 	cfg->memory_model = in->memory_model;
 	mlf_sched_run(cfg, &stats->sched);
 	stats->runs++;
+	/* a broken promise: no execution, nothing to judge (sched_input) */
+	if (stats->sched.discarded)
+		return;
 	stats->steps_total += stats->sched.steps;
 	quiescence();
 	stats->final_state = state_hash(NULL);
@@ -956,6 +959,7 @@ void sched_engine_explore(const struct sched_input *in,
 	struct mlf_sched_config cfg = {
 		.policy = MLF_SCHED_EXPLORE,
 		.explore = explore,
+		.promises = in->promises,
 	};
 
 	explore->state_hash = state_hash;

@@ -84,6 +84,12 @@ struct sched_input {
 	int nr_weak;
 	struct mlf_sched_weak weak[SCHED_MAX_OPS];
 	enum mlf_memory_model memory_model;	/* SC unless set */
+	/*
+	 * Explored under LKMM: the promises a run may make (wmm.h). Only in
+	 * a forked child whose caller drops a discarded run: such a run ends
+	 * without its checks at quiescence or its teardown.
+	 */
+	int promises;
 };
 
 struct sched_stats {

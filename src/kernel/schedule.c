@@ -1152,7 +1152,7 @@ MLF_NO_TSAN void mlf_sched_run(const struct mlf_sched_config *cfg,
 	__atomic_store_n(&mlf_sched_on, 0, __ATOMIC_RELAXED);
 	if (cfg->memory_model == MLF_MM_LKMM) {
 		S.stats.stale_reads = mlf_wmm_stale_reads();
-		S.stats.discarded = mlf_wmm_end(&S.stats.promises);
+		mlf_wmm_end(&S.stats);
 	}
 	mlf_current_task = S.main_task;
 	S.stats.steps = S.step;

@@ -205,6 +205,8 @@ struct mlf_sched_stats {
 	unsigned long weak_decisions;	/* the input's weak choices taken */
 	unsigned long stale_reads;	/* loads that read an older store */
 	unsigned long promises;		/* promises made (wmm.h) */
+	/* relaxed loads where one could be, and of those with a store to */
+	unsigned long promise_points, promise_offers;
 	/*
 	 * A promise of the run was broken (never kept, or kept by a store
 	 * the promise could not go before): the run is no execution of the

@@ -156,6 +156,7 @@ static struct {
 		int loc, sid, task;
 	} promise[MAX_PROMISES];
 	int nr_promises, max_promises;
+	unsigned long promise_points, promise_offers;	/* schedule.h */
 	bool discarded;		/* a promise was broken */
 } W;
 
@@ -558,6 +559,7 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks, int promises)
 	W.arena_used = 0;
 	W.stale_reads = 0;
 	W.nr_promises = 0;
+	W.promise_points = W.promise_offers = 0;
 	W.max_promises = min(promises, MAX_PROMISES);
 	W.discarded = false;
 	__atomic_store_n(&mlf_wmm_on, 1, __ATOMIC_RELAXED);
@@ -565,7 +567,7 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks, int promises)
 			 __ATOMIC_RELAXED);
 }
 
-MLF_NO_TSAN bool mlf_wmm_end(unsigned long *promises)
+MLF_NO_TSAN void mlf_wmm_end(struct mlf_sched_stats *stats)
 {
 	int i;
 
@@ -574,8 +576,10 @@ MLF_NO_TSAN bool mlf_wmm_end(unsigned long *promises)
 	for (i = 0; i < W.nr_promises; i++)
 		if (W.locs[W.promise[i].loc].st[W.promise[i].sid].promise)
 			W.discarded = true;	/* never kept */
-	*promises = W.nr_promises;
-	return W.discarded;
+	stats->promises = W.nr_promises;
+	stats->promise_points = W.promise_points;
+	stats->promise_offers = W.promise_offers;
+	stats->discarded = W.discarded;
 }
 
 unsigned long mlf_wmm_stale_reads(void)
@@ -600,6 +604,18 @@ MLF_NO_TSAN static void tsan_acquire_store(const struct store *s)
 MLF_NO_TSAN bool mlf_wmm_certifying(void)
 {
 	return C.on;
+}
+
+MLF_NO_TSAN bool mlf_wmm_promise_pending(void)
+{
+	int i;
+
+	if (!mlf_wmm_running())
+		return false;
+	for (i = 0; i < W.nr_promises; i++)
+		if (W.locs[W.promise[i].loc].st[W.promise[i].sid].promise)
+			return true;
+	return W.discarded;
 }
 
 /* The child's report is in the pipe: it ends, with nothing to clean up. */
@@ -777,8 +793,12 @@ MLF_NO_TSAN void __mlf_wmm_promise_point(void)
 	if (t->promised >= 0 || W.nr_promises == W.max_promises)
 		return;
 	nr = candidates(t, c);
-	if (nr <= 0)
-		return;		/* nothing to promise, or the child */
+	if (nr < 0)
+		return;		/* the child */
+	W.promise_points++;
+	if (!nr)
+		return;
+	W.promise_offers++;
 	/* 0: no promise; else which */
 	k = mlf_sched_weak_choice(nr + 1);
 	if (!k--)
@@ -792,8 +812,11 @@ MLF_NO_TSAN void __mlf_wmm_promise_point(void)
 	W.promise[W.nr_promises].task = my_slot();
 	t->promised = W.nr_promises++;
 	t->stored = false;
-	/* the step writes a location beyond its point's */
-	mlf_sched_note_write();
+	/*
+	 * The step writes a location beyond its point's, which other tasks'
+	 * marked reads read: for the reduction it depends on every step.
+	 */
+	mlf_sched_observe();
 }
 
 /*

@@ -69,11 +69,12 @@ static inline bool mlf_wmm_running(void)
 
 /*
  * The run's start and end (schedule.c): a model for @nr_tasks + rcu,
- * which may make up to @promises promises. The end says whether a
- * promise was broken (the run is discarded), and how many were made.
+ * which may make up to @promises promises. The end fills in @stats's
+ * promise counts and whether a promise was broken (the run is discarded).
  */
+struct mlf_sched_stats;
 void mlf_wmm_begin(int nr_tasks, int promises);
-bool mlf_wmm_end(unsigned long *promises);
+void mlf_wmm_end(struct mlf_sched_stats *stats);
 
 /*
  * Before a relaxed READ_ONCE()'s point: the current task may promise a
@@ -90,6 +91,8 @@ static inline void mlf_wmm_promise_point(void)
 		__mlf_wmm_promise_point();
 }
 bool mlf_wmm_certifying(void);
+/* A promise of the run is not kept yet, or was broken: it may be no run. */
+bool mlf_wmm_promise_pending(void);
 /* @go_on: a marked access or a barrier, which the model judges itself */
 void mlf_wmm_certify_point(bool go_on);
 void mlf_wmm_certify_stop(void) __attribute__((noreturn));

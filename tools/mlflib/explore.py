@@ -47,6 +47,13 @@ def run(args, extra):
     if args.weak_bound is not None and args.memory_model == "sc":
         raise common.MlfError("--weak-bound is the weak memory model's: not with "
                               "--memory-model sc")
+    if args.promises is not None and not 0 <= args.promises <= 4:
+        raise common.MlfError("--promises must be 0..4")
+    if args.promises and args.memory_model == "sc":
+        raise common.MlfError("--promises is the weak memory model's: not with "
+                              "--memory-model sc")
+    if args.promises and args.pct:
+        raise common.MlfError("--promises goes with the enumeration, not --pct")
     if args.no_hash:
         common.deprecated("--no-hash", "--complete")
         if args.mode == "heuristic":
@@ -86,6 +93,8 @@ def run(args, extra):
             cmd += ["--memory-model", args.memory_model]
         if args.weak_bound is not None:
             cmd += ["--weak-bound", args.weak_bound]
+        if args.promises:
+            cmd += ["--promises", args.promises]
         if args.mode != "reduced":
             cmd.append("--" + args.mode)
         if args.keep_going:
@@ -136,6 +145,10 @@ def register(subparsers):
     p.add_argument("--weak-bound", type=int,
                    help="most weak choices in a schedule: loads that read an older store "
                         "than the newest, stores placed before a newer one (default 1)")
+    p.add_argument("--promises", type=int, metavar="N",
+                   help="promises (load buffering) a run may make under lkmm, each a weak "
+                        "choice (default 0; each run then in a child process, a run with "
+                        "a broken promise discarded: docs/weak-memory.md)")
     engine.add_memory_model_argument(p, env=False)
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--complete", dest="mode", action="store_const", const="complete",
