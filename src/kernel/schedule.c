@@ -868,11 +868,17 @@ MLF_NO_TSAN void __mlf_sched_point(enum mlf_point kind,
 
 	if (!cur)
 		return;		/* the harness's set-up, between tasks */
-	/* a promise's certification runs the task alone (wmm.h) */
+	/*
+	 * A promise's certification runs the task alone (wmm.h), across the
+	 * harness's points between its ops (no ordering of the kernel's), to
+	 * the first of its own orderings.
+	 */
 	if (mlf_wmm_certifying()) {
 		mlf_wmm_certify_point(kind == MLF_PT_READ ||
 				      kind == MLF_PT_WRITE ||
-				      kind == MLF_PT_BARRIER);
+				      kind == MLF_PT_BARRIER ||
+				      kind == MLF_PT_HARNESS ||
+				      kind == MLF_PT_START);
 		return;
 	}
 	if (S.looking_on)

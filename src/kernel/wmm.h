@@ -80,8 +80,8 @@ void mlf_wmm_end(struct mlf_sched_stats *stats);
  * Before a relaxed READ_ONCE()'s point: the current task may promise a
  * store (a choice of the schedule); its certification runs it alone in a
  * child process (mlf_wmm_certifying()), which stops at the scheduler's
- * points other than a marked access or a barrier, at a block and at the
- * task's end (mlf_wmm_certify_stop()). A task's end keeps or breaks its promise.
+ * points other than a marked access, a barrier or the harness's between
+ * ops, at a block and at the task's end (mlf_wmm_certify_stop()). A task's end keeps or breaks its promise.
  */
 void __mlf_wmm_promise_point(void);
 static inline void mlf_wmm_promise_point(void)
@@ -93,7 +93,8 @@ static inline void mlf_wmm_promise_point(void)
 bool mlf_wmm_certifying(void);
 /* A promise of the run is not kept yet, or was broken: it may be no run. */
 bool mlf_wmm_promise_pending(void);
-/* @go_on: a marked access or a barrier, which the model judges itself */
+/* @go_on: a marked access or a barrier, which the model judges itself, or
+ * the harness's point between two ops */
 void mlf_wmm_certify_point(bool go_on);
 void mlf_wmm_certify_stop(void) __attribute__((noreturn));
 void mlf_wmm_task_done(void);
