@@ -261,7 +261,12 @@ MLF_NO_TSAN static void gp_complete(struct grace_period *gp)
 	gp->done = true;
 	R.nr_pending--;
 	R.grace_periods++;
-	check_gp_over(gp, "rcu.gp", "at step");
+	{
+		char when[32];
+
+		snprintf(when, sizeof(when), "at step %lu", mlf_sched_step());
+		check_gp_over(gp, "rcu.gp", when);
+	}
 	if (gp->func)
 		mlf_sched_callback_ready();
 	else
