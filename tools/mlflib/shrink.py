@@ -315,9 +315,12 @@ def minimize(path, target, variant=None, bug=None, runs=20000, code=None, saniti
         if targets.trace_magic(target):
             trace, best = op_minimize(rep, best, sig, work)
             # the trace opens with its story, as every reproducer's does
-            command = "tools/mlf replay%s%s%s FILE" % (
-                " --timeline" if target == "concurrent" else "",
-                " --variant " + variant if variant else "", " --bug " + bug if bug else "")
+            # as a user replays it: the code, the seed level, the build
+            command = " ".join(
+                ["tools/mlf replay"] + (["--timeline"] if target == "concurrent" else []) +
+                code.flags() + (["--seed-level", variant] if variant else []) +
+                (["--bug", bug] if bug else []) +
+                (["--preset", replay_preset] if replay_preset != "dev" else []) + ["FILE"])
             trace = story.annotate(trace, story.block(
                 target, trace, rep.run(best, env=story.ENV)[1], None, command))
     except BaseException:
