@@ -164,7 +164,16 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 	}
 	i = mlf_rng_below(g, r->n);
 	switch (mlf_rng_below(g, 21)) {
-	case 0 ... 3:	/* insert a new record */
+	case 0 ... 3:	/* insert a new record, or a run that belongs together */
+		if (f->random_run && mlf_rng_one_in(g, 4)) {
+			struct mlf_record run[MLF_MUT_MAX_RUN];
+
+			k = f->random_run(r, g, run, MLF_MUT_MAX_RUN);
+			j = open_gap(r, mlf_rng_one_in(g, 2) ? i + 1 :
+					mlf_rng_below(g, r->n + 1), k);
+			memcpy(&r->r[j], run, k * sizeof(run[0]));
+			break;
+		}
 		if (f->memcg && mlf_rng_one_in(g, 2)) {
 			/*
 			 * right after record @i, on its memcg: the state
