@@ -212,12 +212,20 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	struct mlf_reclaim_op base, op;
 	size_t n = 0, want;
 
+	if (!max)
+		return 0;
 	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
 	random_op(in, &h, g, &base);
 	if (mlf_rng_one_in(g, 4)) {
+		/*
+		 * the first draw is the first bin; the rest are 0: what it
+		 * rotates goes to bin 0, where offline and soft reclaim put
+		 * memcgs too (they have no draws), so that bins grow long
+		 */
 		base.kind = RECLAIM_OP_RECLAIM;
 		base.others = 2 + mlf_rng_below(g, 2);
 		base.nr_draws = 2 + mlf_rng_below(g, 7);
+		memset(base.draws + 1, 0, base.nr_draws - 1);
 		out[n++].len = mlf_reclaim_encode_op(&base, out[0].b);
 		return n;
 	}
