@@ -75,24 +75,32 @@ static size_t run_length(struct mlf_rng *g, size_t limit)
 }
 
 /*
- * The operand bytes of @rec through the engine's byte mutator, then the
- * record made canonical again (a byte past an op's end that the mutation
- * made part of it is the next op's; it is dropped here).
+ * The operand bytes of record @i through the engine's byte mutator, then
+ * split again: the first op is record @i made canonical, and every whole op
+ * the mutation left after it (a dictionary entry of one op or a sequence of
+ * them, as fuzz/<target>.dict has) is a record of its own after it, so that
+ * an entry goes in as the ops it spells, not cut to the first.
  */
 static void byte_tweak(const struct mlf_format *f, struct mlf_records *r,
-		       struct mlf_record *rec, mlf_byte_mutator bytes)
+		       size_t i, mlf_byte_mutator bytes)
 {
 	static struct mlf_records one;
 	uint8_t buf[MLF_MUT_MAX_HEADER + 2 * MLF_MUT_MAX_RECORD];
-	size_t len;
+	struct mlf_record *rec = &r->r[i];
+	size_t len, j;
 
 	memcpy(buf, r->header, f->header_len);
 	memcpy(buf + f->header_len, rec->b, rec->len);
 	len = bytes(buf + f->header_len + 1, rec->len - 1,
 		    sizeof(buf) - f->header_len - 1);
 	f->split(buf, f->header_len + 1 + len, &one);
-	if (one.n)
-		*rec = one.r[0];
+	if (!one.n)
+		return;
+	r->r[i] = one.r[0];
+	if (one.n > 1) {
+		j = open_gap(r, i + 1, one.n - 1);
+		memcpy(&r->r[j], &one.r[1], (one.n - 1) * sizeof(r->r[0]));
+	}
 }
 
 /*
@@ -156,7 +164,31 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 	}
 	i = mlf_rng_below(g, r->n);
 	switch (mlf_rng_below(g, 21)) {
-	case 0 ... 3:	/* insert a new record */
+	case 0 ... 3:	/* insert a new record, or a run that belongs together */
+		if (f->random_run && mlf_rng_one_in(g, 4)) {
+			struct mlf_record run[MLF_MUT_MAX_RUN];
+
+			k = f->random_run(r, g, run, MLF_MUT_MAX_RUN);
+			j = open_gap(r, mlf_rng_one_in(g, 2) ? i + 1 :
+					mlf_rng_below(g, r->n + 1), k);
+			memcpy(&r->r[j], run, k * sizeof(run[0]));
+			break;
+		}
+		if (f->memcg && mlf_rng_one_in(g, 2)) {
+			/*
+			 * right after record @i, on its memcg: the state
+			 * that record left the memcg in is the one an op
+			 * can meet there, and a state a long history built
+			 * is met by more than one kind of op only this way
+			 */
+			int m = f->memcg(r->header, &r->r[i], -1);
+
+			j = open_gap(r, i + 1, 1);
+			f->random_record(r, g, &r->r[j]);
+			if (m >= 0)
+				f->memcg(r->header, &r->r[j], m);
+			break;
+		}
 		j = open_gap(r, mlf_rng_below(g, r->n + 1), 1);
 		f->random_record(r, g, &r->r[j]);
 		break;
@@ -191,7 +223,7 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 	}
 	case 13 ... 18:	/* change one operand of one record */
 		if (bytes && r->r[i].len > 1 && mlf_rng_one_in(g, 4))
-			byte_tweak(f, r, &r->r[i], bytes);
+			byte_tweak(f, r, i, bytes);
 		else
 			f->tweak_record(r, &r->r[i], g);
 		break;

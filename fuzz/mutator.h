@@ -22,6 +22,8 @@
 #define MLF_MUT_MAX_HEADER 16
 #define MLF_MUT_MAX_RECORD 48
 #define MLF_MUT_MAX_RECORDS 4096
+/* the most records one random_run makes */
+#define MLF_MUT_MAX_RUN 8
 
 /* the mutator's draws, from the engine's seed: struct mlf_rng (prng.h) */
 
@@ -44,6 +46,13 @@ struct mlf_format {
 	/* a new record that makes sense in @in (its header, its memcgs...) */
 	void (*random_record)(const struct mlf_records *in, struct mlf_rng *g,
 			      struct mlf_record *out);
+	/*
+	 * A few records that only make sense together (a building block of
+	 * the target's world, which one op at a time rarely assembles), at
+	 * most @max into @out; returns how many. NULL: none.
+	 */
+	size_t (*random_run)(const struct mlf_records *in, struct mlf_rng *g,
+			     struct mlf_record *out, size_t max);
 	/* one operand of @rec changed, within its range */
 	void (*tweak_record)(const struct mlf_records *in, struct mlf_record *rec,
 			     struct mlf_rng *g);

@@ -193,6 +193,75 @@ static void random_record(const struct mlf_records *in, struct mlf_rng *g,
 	out->len = mlf_reclaim_encode_op(&op, out->b);
 }
 
+/*
+ * Runs of ops that build one thing together, on one memcg of the input
+ * (pick_memcg()): folios where the next eviction takes them (added, then
+ * aged twice into the oldest generation); an eviction parked on them,
+ * which holds the memcg's css; the memcg going offline under it, and the
+ * eviction finishing after; or a walk that others leave stale (others=
+ * 2 or 3: the seq two advances past it, it walks the young generation).
+ * What a memcg's offline, its last reference and a stale walk make of it
+ * (an offline memcg alive in the young generation, a dying one in a
+ * segment) takes all of a run; one op at a time, each is kept only once
+ * the whole run is there.
+ */
+static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
+			 struct mlf_record *out, size_t max)
+{
+	struct mlf_reclaim_header h;
+	struct mlf_reclaim_op base, op;
+	size_t n = 0, want;
+
+	if (!max)
+		return 0;
+	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
+	random_op(in, &h, g, &base);
+	if (mlf_rng_one_in(g, 4)) {
+		/*
+		 * its draws as random_op() made them: past the first, 0
+		 * unless it drew a reclaim (zeroing them always, or making
+		 * them all one value, met fewer cells in 100,000 runs)
+		 */
+		base.kind = RECLAIM_OP_RECLAIM;
+		base.others = 2 + mlf_rng_below(g, 2);
+		base.nr_draws = 2 + mlf_rng_below(g, 7);
+		out[n++].len = mlf_reclaim_encode_op(&base, out[0].b);
+		return n;
+	}
+	/* add, age, age; park; offline; unpark */
+	want = 3 + mlf_rng_below(g, 4);
+	if (want > max)
+		want = max;
+	op = base;
+	op.kind = RECLAIM_OP_ADD;
+	out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
+	n++;
+	op.kind = RECLAIM_OP_AGE;
+	while (n < 3 && n < want) {
+		out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
+		n++;
+	}
+	if (n < want) {
+		op.kind = RECLAIM_OP_PARK;
+		op.nr_draws = 1;
+		out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
+		n++;
+	}
+	if (n < want) {
+		op.kind = RECLAIM_OP_OFFLINE;
+		out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
+		n++;
+	}
+	if (n < want) {
+		op.kind = RECLAIM_OP_UNPARK;
+		op.slot = mlf_rng_one_in(g, 2) ? 0 :
+			  mlf_rng_below(g, MLF_RECLAIM_MAX_PARKED);
+		out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
+		n++;
+	}
+	return n;
+}
+
 static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 			 struct mlf_rng *g)
 {
@@ -333,6 +402,7 @@ const struct mlf_format mlf_target_format = {
 	.header_len = MLF_RECLAIM_HEADER_BYTES,
 	.split = split,
 	.random_record = random_record,
+	.random_run = random_run,
 	.tweak_record = tweak_record,
 	.tweak_header = tweak_header,
 	.rehome = rehome,
