@@ -392,8 +392,9 @@ static void begin_op(struct mlf_world *w, struct mlf_op *op)
 
 bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 {
+	/* one op at a time (as the walk's probe); off the stack, which ASan pads */
+	static struct world_op o;
 	struct mlf_op op = *op_in;
-	struct world_op o = { .op = &op };
 	int i;
 
 	begin_op(w, &op);
@@ -403,6 +404,8 @@ bool world_apply(struct mlf_world *w, const struct mlf_op *op_in)
 		return false;
 	}
 	mlf_entropy_bytes(op.draws, op.nr_draws);
+	o.op = &op;
+	o.walk = NULL;
 	for (i = 0; i < world_nr_observers; i++)
 		if (world_observers[i].before)
 			world_observers[i].before(w, &o);
