@@ -722,12 +722,235 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	fail_if(check_tree_links(&rw->rcs, f), f);
 }
 
+/*
+ * The op on the port, with its slot's life cycle and the map of live
+ * lrugens, and on the model, which follows the port: as the op sets it up
+ * and as the eviction's probes report. False: the op does not apply in
+ * this state (some find it out only while they apply, e.g. an add that
+ * finds no free page).
+ */
+static bool apply_op(struct mlf_reclaim_world *rw,
+		     const struct mlf_reclaim_op *op)
+{
+	struct mlf_slot *s = &rw->w.cs.slots[op->memcg];
+	int nid, i;
+
+	switch (op->kind) {
+	case RECLAIM_OP_ONLINE:
+		/* mkdir: in an online parent (or the root) */
+		if (s->state != SLOT_EMPTY ||
+		    (op->parent && rw->w.cs.slots[op->parent - 1].state != SLOT_ONLINE))
+			return false;
+		s->memcg = mem_cgroup_alloc(op->memcg);
+		rw->rcs.model.parent[op->memcg] = op->parent ? op->parent - 1 : MLF_ROOT;
+		mem_cgroup_link_parent(s->memcg,
+				       op->parent ? rw->w.cs.slots[op->parent - 1].memcg :
+						   rw->rcs.root);
+		s->memcg->swappiness = 60;
+		rw->rcs.model.swappiness[op->memcg] = 60;
+		model_protect(rw, op->memcg, 0, 0);
+		for (i = 0; i < MLF_NR_SHRINKERS; i++)
+			for (nid = 0; nid < MAX_NUMNODES; nid++)
+				rw->rcs.model.objects[i][op->memcg + 1][nid] =
+					rw->rcs.model.deferred[i][op->memcg + 1][nid] = 0;
+		mlf_lrugen_map_add_memcg(&rw->w.cs.map, s->memcg, op->memcg,
+					 rw->w.cs.nr_nodes);
+		s->state = SLOT_ONLINE;
+		s->refs = 0;
+		memset(rw->rcs.expect[op->memcg], 0,
+		       sizeof(rw->rcs.expect[op->memcg]));
+		mem_cgroup_css_online(s->memcg);
+		break;
+	case RECLAIM_OP_OFFLINE:
+		/* rmdir: not while a child is online (-EBUSY) */
+		if (s->state != SLOT_ONLINE || has_online_child(rw, op->memcg))
+			return false;
+		if (model_own_charge(rw, op->memcg)) {
+			css_get(s->memcg);
+			rw->charge_ref[op->memcg] = true;
+		}
+		css_offline(s->memcg);
+		/* mem_cgroup_css_offline() resets memory.min and memory.low */
+		model_protect(rw, op->memcg, 0, 0);
+		model_offline_kmem(rw, op->memcg);
+		s->state = SLOT_OFFLINE;
+		put_ref(rw, op->memcg);	/* the base reference */
+		break;
+	case RECLAIM_OP_RELEASE:
+		if (s->state != SLOT_DEAD)
+			return false;
+		drain_folios(rw, op->memcg);
+		mlf_lrugen_map_del_memcg(&rw->w.cs.map, s->memcg, op->memcg,
+					 rw->w.cs.nr_nodes);
+		css_release(s->memcg);
+		s->memcg = NULL;
+		s->state = SLOT_EMPTY;
+		/*
+		 * the child's reference on its parent, which the kernel drops
+		 * when the child is freed a grace period later
+		 */
+		if (rw->rcs.model.parent[op->memcg] != MLF_ROOT)
+			put_ref(rw, rw->rcs.model.parent[op->memcg]);
+		else
+			mem_cgroup_put(rw->rcs.root);
+		break;
+	case RECLAIM_OP_ADD:
+	case RECLAIM_OP_REFAULT:
+		/*
+		 * A charge goes to an online memcg, or to an offline one
+		 * that still has references through remote charging
+		 * (set_active_memcg(): get_mem_cgroup_from_mm() takes the
+		 * active memcg without asking whether it is online)
+		 */
+		if ((s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE) ||
+		    !op->count)
+			return false;
+		if (!apply_add(rw, op, op->kind == RECLAIM_OP_REFAULT))
+			return false;
+		/* the charges hold the offline memcg's css */
+		if (s->state == SLOT_OFFLINE && !rw->charge_ref[op->memcg]) {
+			css_get(s->memcg);
+			rw->charge_ref[op->memcg] = true;
+		}
+		break;
+	case RECLAIM_OP_TOUCH:
+		i = op->folio % MLF_RECLAIM_MAX_FOLIOS;
+		if (!rw->rcs.model.used[i])
+			return false;
+		folio_set(&rw->folios[i], PG_referenced);
+		break;
+	case RECLAIM_OP_WBDONE:
+		if (s->state == SLOT_EMPTY)
+			return false;
+		for (i = 0; i < rw->rcs.model.nr; i++)
+			if (rw->rcs.model.used[i] &&
+			    rw->rcs.model.memcg[i] == op->memcg)
+				lru_gen_end_writeback(&rw->folios[i]);
+		break;
+	case RECLAIM_OP_AGE:
+		if (s->state == SLOT_EMPTY)
+			return false;
+		lru_gen_age(get_lruvec(s->memcg, op->node));
+		break;
+	case RECLAIM_OP_PROTECT:
+		/* memory.min / memory.low: files of an online cgroup only */
+		if (s->state != SLOT_ONLINE)
+			return false;
+		page_counter_set_min(&s->memcg->memory, op->min);
+		page_counter_set_low(&s->memcg->memory, op->low);
+		model_protect(rw, op->memcg, op->min, op->low);
+		break;
+	case RECLAIM_OP_SWAPPINESS:
+		if (s->state == SLOT_EMPTY)
+			return false;
+		WRITE_ONCE(s->memcg->swappiness, op->swappiness);
+		rw->rcs.model.swappiness[op->memcg] = op->swappiness;
+		break;
+	case RECLAIM_OP_RECLAIM:
+		rw->others_due = op->others;
+		apply_reclaim(rw, op);
+		rw->others_due = 0;
+		break;
+	case RECLAIM_OP_PARK:
+		if (!apply_park(rw, op))
+			return false;
+		break;
+	case RECLAIM_OP_UNPARK:
+		if (!apply_unpark(rw, op->slot))
+			return false;
+		break;
+	case RECLAIM_OP_SHADOW:
+		if (s->state == SLOT_EMPTY)
+			return false;
+		count_shadow_nodes(get_lruvec(s->memcg, op->node), op->nodes);
+		break;
+	case RECLAIM_OP_SOFT:
+		/*
+		 * memcg v1's soft limit (memcg1_update_tree() from a charge
+		 * or an uncharge, which may run in softirq): a memcg the
+		 * harness holds a reference to
+		 */
+		if (s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE)
+			return false;
+		mlf_softirq_enter();
+		lru_gen_soft_reclaim(s->memcg, op->node);
+		mlf_softirq_exit();
+		break;
+	case RECLAIM_OP_ZONE:
+		set_zone(rw, op, op->zone_managed, op->zone_free, op->zone_min);
+		break;
+	case RECLAIM_OP_SLAB:
+		/* kmem objects are charged to an online memcg */
+		if (s->state != SLOT_ONLINE)
+			return false;
+		mlf_slab_add(s->memcg, op->node, op->shrinker, op->objects);
+		rw->rcs.model.objects[op->shrinker][op->memcg + 1][op->node] +=
+			op->objects;
+		break;
+	case RECLAIM_OP_SYSCTL:
+		WRITE_ONCE(mlf_memory_recursiveprot, op->recursiveprot);
+		WRITE_ONCE(sysctl_numa_balancing_mode,
+			   op->tiering ? NUMA_BALANCING_MEMORY_TIERING : 0);
+		rw->rcs.model.recursive = op->recursiveprot;
+		rw->rcs.model.tiering = op->tiering;
+		break;
+	default:
+		return false;
+	}
+	/* the last charge of an offline memcg went: its reference goes too */
+	for (i = 0; i < rw->w.cs.pool_size; i++) {
+		if (rw->charge_ref[i] && !model_own_charge(rw, i)) {
+			rw->charge_ref[i] = false;
+			put_ref(rw, i);
+		}
+	}
+	return true;
+}
+
+/*
+ * What runs around every op besides the op itself, in this order: before
+ * it (it may yet be skipped) and after it (it applied). A new concern is
+ * one more entry here, not one more line in reclaim_world_apply().
+ */
+struct reclaim_observer {
+	const char *name;
+	void (*before)(struct mlf_reclaim_world *rw,
+		       const struct mlf_reclaim_op *op);
+	void (*after)(struct mlf_reclaim_world *rw,
+		      const struct mlf_reclaim_op *op);
+};
+
+/* the cells the op meets, noted only if it applies (cells_before()) */
+static struct op_cells op_cells;
+
+static void states_before(struct mlf_reclaim_world *rw,
+			  const struct mlf_reclaim_op *op)
+{
+	cells_before(rw, op, &op_cells);
+}
+
+static void states_after(struct mlf_reclaim_world *rw,
+			 const struct mlf_reclaim_op *op)
+{
+	note_cells(&op_cells);
+}
+
+static void checks_after(struct mlf_reclaim_world *rw,
+			 const struct mlf_reclaim_op *op)
+{
+	reclaim_world_check(rw);
+}
+
+static const struct reclaim_observer observers[] = {
+	{ "states", states_before, states_after },
+	{ "checks after an op", NULL, checks_after },
+};
+
 bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 			 const struct mlf_reclaim_op *op_in)
 {
 	struct mlf_reclaim_op op = *op_in;
-	struct op_cells cells;
-	struct mlf_slot *s;
+	bool applied;
 	int nid, i;
 
 	op.memcg %= rw->w.cs.pool_size;
@@ -747,193 +970,26 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 		op.priority = DEF_PRIORITY;
 	if (op.swappiness > MAX_SWAPPINESS)
 		op.swappiness = MAX_SWAPPINESS;
-	s = &rw->w.cs.slots[op.memcg];
 
 	mlf_current_op = rw->w.op_index++;
 	for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
 		rw->w.cs.seq_before[nid] = rw->w.cs.nodes[nid].memcg_lru.seq;
-	cells_before(rw, &op, &cells);
+	for (i = 0; i < ARRAY_SIZE(observers); i++)
+		if (observers[i].before)
+			observers[i].before(rw, &op);
 	mlf_entropy_bytes(op.draws, op.nr_draws);
-
-	switch (op.kind) {
-	case RECLAIM_OP_ONLINE:
-		/* mkdir: in an online parent (or the root) */
-		if (s->state != SLOT_EMPTY ||
-		    (op.parent && rw->w.cs.slots[op.parent - 1].state != SLOT_ONLINE))
-			goto skip;
-		s->memcg = mem_cgroup_alloc(op.memcg);
-		rw->rcs.model.parent[op.memcg] = op.parent ? op.parent - 1 : MLF_ROOT;
-		mem_cgroup_link_parent(s->memcg,
-				       op.parent ? rw->w.cs.slots[op.parent - 1].memcg :
-						   rw->rcs.root);
-		s->memcg->swappiness = 60;
-		rw->rcs.model.swappiness[op.memcg] = 60;
-		model_protect(rw, op.memcg, 0, 0);
-		for (i = 0; i < MLF_NR_SHRINKERS; i++)
-			for (nid = 0; nid < MAX_NUMNODES; nid++)
-				rw->rcs.model.objects[i][op.memcg + 1][nid] =
-					rw->rcs.model.deferred[i][op.memcg + 1][nid] = 0;
-		mlf_lrugen_map_add_memcg(&rw->w.cs.map, s->memcg, op.memcg,
-					 rw->w.cs.nr_nodes);
-		s->state = SLOT_ONLINE;
-		s->refs = 0;
-		memset(rw->rcs.expect[op.memcg], 0,
-		       sizeof(rw->rcs.expect[op.memcg]));
-		mem_cgroup_css_online(s->memcg);
-		break;
-	case RECLAIM_OP_OFFLINE:
-		/* rmdir: not while a child is online (-EBUSY) */
-		if (s->state != SLOT_ONLINE || has_online_child(rw, op.memcg))
-			goto skip;
-		if (model_own_charge(rw, op.memcg)) {
-			css_get(s->memcg);
-			rw->charge_ref[op.memcg] = true;
-		}
-		css_offline(s->memcg);
-		/* mem_cgroup_css_offline() resets memory.min and memory.low */
-		model_protect(rw, op.memcg, 0, 0);
-		model_offline_kmem(rw, op.memcg);
-		s->state = SLOT_OFFLINE;
-		put_ref(rw, op.memcg);	/* the base reference */
-		break;
-	case RECLAIM_OP_RELEASE:
-		if (s->state != SLOT_DEAD)
-			goto skip;
-		drain_folios(rw, op.memcg);
-		mlf_lrugen_map_del_memcg(&rw->w.cs.map, s->memcg, op.memcg,
-					 rw->w.cs.nr_nodes);
-		css_release(s->memcg);
-		s->memcg = NULL;
-		s->state = SLOT_EMPTY;
-		/*
-		 * the child's reference on its parent, which the kernel drops
-		 * when the child is freed a grace period later
-		 */
-		if (rw->rcs.model.parent[op.memcg] != MLF_ROOT)
-			put_ref(rw, rw->rcs.model.parent[op.memcg]);
-		else
-			mem_cgroup_put(rw->rcs.root);
-		break;
-	case RECLAIM_OP_ADD:
-	case RECLAIM_OP_REFAULT:
-		/*
-		 * A charge goes to an online memcg, or to an offline one
-		 * that still has references through remote charging
-		 * (set_active_memcg(): get_mem_cgroup_from_mm() takes the
-		 * active memcg without asking whether it is online)
-		 */
-		if ((s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE) ||
-		    !op.count)
-			goto skip;
-		if (!apply_add(rw, &op, op.kind == RECLAIM_OP_REFAULT))
-			goto skip;
-		/* the charges hold the offline memcg's css */
-		if (s->state == SLOT_OFFLINE && !rw->charge_ref[op.memcg]) {
-			css_get(s->memcg);
-			rw->charge_ref[op.memcg] = true;
-		}
-		break;
-	case RECLAIM_OP_TOUCH:
-		i = op.folio % MLF_RECLAIM_MAX_FOLIOS;
-		if (!rw->rcs.model.used[i])
-			goto skip;
-		folio_set(&rw->folios[i], PG_referenced);
-		break;
-	case RECLAIM_OP_WBDONE:
-		if (s->state == SLOT_EMPTY)
-			goto skip;
-		for (i = 0; i < rw->rcs.model.nr; i++)
-			if (rw->rcs.model.used[i] &&
-			    rw->rcs.model.memcg[i] == op.memcg)
-				lru_gen_end_writeback(&rw->folios[i]);
-		break;
-	case RECLAIM_OP_AGE:
-		if (s->state == SLOT_EMPTY)
-			goto skip;
-		lru_gen_age(get_lruvec(s->memcg, op.node));
-		break;
-	case RECLAIM_OP_PROTECT:
-		/* memory.min / memory.low: files of an online cgroup only */
-		if (s->state != SLOT_ONLINE)
-			goto skip;
-		page_counter_set_min(&s->memcg->memory, op.min);
-		page_counter_set_low(&s->memcg->memory, op.low);
-		model_protect(rw, op.memcg, op.min, op.low);
-		break;
-	case RECLAIM_OP_SWAPPINESS:
-		if (s->state == SLOT_EMPTY)
-			goto skip;
-		WRITE_ONCE(s->memcg->swappiness, op.swappiness);
-		rw->rcs.model.swappiness[op.memcg] = op.swappiness;
-		break;
-	case RECLAIM_OP_RECLAIM:
-		rw->others_due = op.others;
-		apply_reclaim(rw, &op);
-		rw->others_due = 0;
-		break;
-	case RECLAIM_OP_PARK:
-		if (!apply_park(rw, &op))
-			goto skip;
-		break;
-	case RECLAIM_OP_UNPARK:
-		if (!apply_unpark(rw, op.slot))
-			goto skip;
-		break;
-	case RECLAIM_OP_SHADOW:
-		if (s->state == SLOT_EMPTY)
-			goto skip;
-		count_shadow_nodes(get_lruvec(s->memcg, op.node), op.nodes);
-		break;
-	case RECLAIM_OP_SOFT:
-		/*
-		 * memcg v1's soft limit (memcg1_update_tree() from a charge
-		 * or an uncharge, which may run in softirq): a memcg the
-		 * harness holds a reference to
-		 */
-		if (s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE)
-			goto skip;
-		mlf_softirq_enter();
-		lru_gen_soft_reclaim(s->memcg, op.node);
-		mlf_softirq_exit();
-		break;
-	case RECLAIM_OP_ZONE:
-		set_zone(rw, &op, op.zone_managed, op.zone_free, op.zone_min);
-		break;
-	case RECLAIM_OP_SLAB:
-		/* kmem objects are charged to an online memcg */
-		if (s->state != SLOT_ONLINE)
-			goto skip;
-		mlf_slab_add(s->memcg, op.node, op.shrinker, op.objects);
-		rw->rcs.model.objects[op.shrinker][op.memcg + 1][op.node] +=
-			op.objects;
-		break;
-	case RECLAIM_OP_SYSCTL:
-		WRITE_ONCE(mlf_memory_recursiveprot, op.recursiveprot);
-		WRITE_ONCE(sysctl_numa_balancing_mode,
-			   op.tiering ? NUMA_BALANCING_MEMORY_TIERING : 0);
-		rw->rcs.model.recursive = op.recursiveprot;
-		rw->rcs.model.tiering = op.tiering;
-		break;
-	default:
-		goto skip;
+	applied = apply_op(rw, &op);
+	if (applied) {
+		rw->ops_applied++;
+		for (i = 0; i < ARRAY_SIZE(observers); i++)
+			if (observers[i].after)
+				observers[i].after(rw, &op);
+	} else {
+		rw->ops_skipped++;
 	}
-	/* the last charge of an offline memcg went: its reference goes too */
-	for (i = 0; i < rw->w.cs.pool_size; i++) {
-		if (rw->charge_ref[i] && !model_own_charge(rw, i)) {
-			rw->charge_ref[i] = false;
-			put_ref(rw, i);
-		}
-	}
-	rw->ops_applied++;
-	note_cells(&cells);
-	reclaim_world_check(rw);
 	/* op is a local: later draws (teardown) must not read it */
 	mlf_entropy_bytes(NULL, 0);
-	return true;
-skip:
-	mlf_entropy_bytes(NULL, 0);
-	rw->ops_skipped++;
-	return false;
+	return applied;
 }
 
 /* Offline and release one memcg with no child left; false if none is left. */

@@ -2,9 +2,10 @@
 /*
  * The world a run acts on: 1 to 4 nodes, a pool of memcg slots (m0, m1, ...)
  * with their life-cycle state, the port, and the reference model beside it.
- * world_apply() runs one op on the port and on the model and then checks
- * (src/check/): after every op the O(1) per-node checks and what the op
- * touched, and everything on a schedule (world.c explains which); a failure
+ * world_apply() runs one op on the port and on the model and then hands it
+ * to the observers (world_observers.h), whose checks (src/check/) cover
+ * after every op the O(1) per-node checks and what the op touched, and
+ * everything on a schedule (world_observers.c explains which); a failure
  * goes to mlf_fail() with its check name and the op index.
  */
 #ifndef _MLF_HARNESS_WORLD_H
