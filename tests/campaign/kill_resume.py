@@ -27,13 +27,16 @@ TARGET = "memcg_lru"
 
 
 def snapshot(d):
-    """{relative path: sha1} of the corpus and crash files."""
+    """{relative path: sha1} of the corpus and crash files. A corpus file a
+    run set aside (a seed that fails as the corpus loads, moved to
+    failing-seeds/ and kept) counts as the corpus file it was."""
     found = {}
-    for sub in ("corpus", "crashes"):
+    for sub in ("failing-seeds", "corpus", "crashes"):
         top = os.path.join(d, TARGET, sub)
         for name in os.listdir(top) if os.path.isdir(top) else []:
             with open(os.path.join(top, name), "rb") as f:
-                found[sub + "/" + name] = hashlib.sha1(f.read()).hexdigest()
+                key = ("corpus" if sub == "failing-seeds" else sub) + "/" + name
+                found[key] = hashlib.sha1(f.read()).hexdigest()
     return found
 
 
