@@ -96,6 +96,27 @@ _TOKEN_RE = re.compile(r"""
 _PP_RE = re.compile(r"[ \t]*#(?:[^\n\\/]|\\.|\\\n|/\*.*?\*/|/(?![*/]))*", re.S)
 
 
+def write_if_changed(path, data):
+    """Write @data (text, kernel bytes kept as they are, or bytes) to
+    @path by way of path.part, unless it holds it already: an unchanged
+    file keeps its mtime and the build does not run again. Whether it
+    wrote. (The kernel scripts' copy of tools/mlflib/common.py's: they run
+    from CMake on their own.)"""
+    binary = isinstance(data, bytes)
+    kw = {} if binary else {"encoding": "utf-8", "errors": "surrogateescape"}
+    try:
+        with open(path, "rb" if binary else "r", **kw) as f:
+            if f.read() == data:
+                return False
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".part", "wb" if binary else "w", **kw) as f:
+        f.write(data)
+    os.replace(path + ".part", path)
+    return True
+
+
 def tokenize(src):
     """Tokens of C source: comment, string, char, ident, number, punct, pp.
 
@@ -615,16 +636,7 @@ def generate(texts, out, where=None, name=None):
         "features.json": json.dumps(feats, indent=1, sort_keys=True) + "\n",
     }
     for rel, text in files.items():
-        path = os.path.join(out, rel)
-        # keep the mtime when nothing changed, so the build does not rerun
-        try:
-            with open(path, encoding="utf-8", errors="surrogateescape") as f:
-                if f.read() == text:
-                    continue
-        except OSError:
-            pass
-        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(text)
+        write_if_changed(os.path.join(out, rel), text)
     return feats
 
 

@@ -357,18 +357,7 @@ def sync(src, dst):
             rel = os.path.relpath(os.path.join(top, name), src)
             want.add(rel)
             with open(os.path.join(src, rel), "rb") as f:
-                new = f.read()
-            path = os.path.join(dst, rel)
-            try:
-                with open(path, "rb") as f:
-                    if f.read() == new:
-                        continue
-            except OSError:
-                pass
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path + ".part", "wb") as f:
-                f.write(new)
-            os.replace(path + ".part", path)
+                extract.write_if_changed(os.path.join(dst, rel), f.read())
     for top, dirs, files in os.walk(dst):
         for name in files:
             rel = os.path.relpath(os.path.join(top, name), dst)

@@ -314,16 +314,7 @@ def write_manifest(out, m):
     lines.append("set(MLF_TREE_INPUTS %s)" % " ".join(cmake_quote(p) for p in m["inputs"]))
     for name, text in (("manifest.cmake", "\n".join(lines) + "\n"),
                        ("manifest.json", json.dumps(m, indent=1, sort_keys=True) + "\n")):
-        path = os.path.join(out, name)
-        try:
-            with open(path, encoding="utf-8") as f:
-                if f.read() == text:
-                    continue
-        except OSError:
-            pass
-        with open(path + ".part", "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(path + ".part", path)
+        extract.write_if_changed(os.path.join(out, name), text)
 
 
 # ---- the vendored cut: the ClusterFuzzLite / OSS-Fuzz build's code under test ----

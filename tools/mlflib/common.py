@@ -129,6 +129,23 @@ def build_dir(preset):
     return os.path.join(BUILD, preset)
 
 
+def write_if_changed(path, data):
+    """Write @data (str or bytes) to @path unless it holds it already, by
+    way of path.part so no reader sees half a file; whether it wrote."""
+    binary = isinstance(data, bytes)
+    try:
+        with open(path, "rb" if binary else "r") as f:
+            if f.read() == data:
+                return False
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".part", "wb" if binary else "w") as f:
+        f.write(data)
+    os.replace(path + ".part", path)
+    return True
+
+
 def count_files(path):
     """The entries of a directory that are not hidden (0 if it is missing)."""
     return len([n for n in os.listdir(path) if not n.startswith(".")]) \

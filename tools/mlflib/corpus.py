@@ -24,24 +24,13 @@ from . import seeds_trace_parser
 from . import targets
 
 
-def write_if_changed(path, data):
-    mode = "w" if isinstance(data, str) else "wb"
-    if os.path.exists(path):
-        with open(path, "r" if mode == "w" else "rb") as f:
-            if f.read() == data:
-                return False
-    with open(path, mode) as f:
-        f.write(data)
-    return True
-
-
 def gen_traced(seeds, out, mlf_trace):
     """Each seed's trace <name>.trace and its bytes <name>, encoded by mlf-trace."""
     os.makedirs(out, exist_ok=True)
     written = []
     for name, make in seeds.items():
         trace = os.path.join(out, name + ".trace")
-        write_if_changed(trace, make().text())
+        common.write_if_changed(trace, make().text())
         common.run([mlf_trace, "encode", trace, "-o", os.path.join(out, name), "--force"])
         written += [name, name + ".trace"]
     return written
@@ -51,7 +40,7 @@ def gen_files(files, out):
     """Each of @files ({name: text or bytes}) as corpus/<target>/<name>."""
     os.makedirs(out, exist_ok=True)
     for name, data in files.items():
-        write_if_changed(os.path.join(out, name), data)
+        common.write_if_changed(os.path.join(out, name), data)
     return list(files)
 
 

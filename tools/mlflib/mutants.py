@@ -143,16 +143,8 @@ def copy_tree():
             dst = os.path.join(tree, os.path.relpath(path, common.ROOT))
             with open(path, "rb") as f:
                 data = f.read()
-            try:
-                with open(dst, "rb") as f:
-                    if f.read() == data:
-                        continue
-            except OSError:
-                pass
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            with open(dst, "wb") as f:
-                f.write(data)
-            shutil.copymode(path, dst)
+            if common.write_if_changed(dst, data):
+                shutil.copymode(path, dst)
     return tree
 
 
