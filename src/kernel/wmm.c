@@ -567,15 +567,23 @@ MLF_NO_TSAN void mlf_wmm_begin(int nr_tasks, int promises)
 			 __ATOMIC_RELAXED);
 }
 
-MLF_NO_TSAN void mlf_wmm_end(struct mlf_sched_stats *stats)
+/* A promise of the run not kept (yet). */
+MLF_NO_TSAN static bool promise_unkept(void)
 {
 	int i;
 
-	__atomic_store_n(&mlf_wmm_on, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&mlf_wmm_promising, 0, __ATOMIC_RELAXED);
 	for (i = 0; i < W.nr_promises; i++)
 		if (W.locs[W.promise[i].loc].st[W.promise[i].sid].promise)
-			W.discarded = true;	/* never kept */
+			return true;
+	return false;
+}
+
+MLF_NO_TSAN void mlf_wmm_end(struct mlf_sched_stats *stats)
+{
+	__atomic_store_n(&mlf_wmm_on, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&mlf_wmm_promising, 0, __ATOMIC_RELAXED);
+	if (promise_unkept())
+		W.discarded = true;	/* never kept */
 	stats->promises = W.nr_promises;
 	stats->promise_points = W.promise_points;
 	stats->promise_offers = W.promise_offers;
@@ -608,14 +616,7 @@ MLF_NO_TSAN bool mlf_wmm_certifying(void)
 
 MLF_NO_TSAN bool mlf_wmm_promise_pending(void)
 {
-	int i;
-
-	if (!mlf_wmm_running())
-		return false;
-	for (i = 0; i < W.nr_promises; i++)
-		if (W.locs[W.promise[i].loc].st[W.promise[i].sid].promise)
-			return true;
-	return W.discarded;
+	return mlf_wmm_running() && (promise_unkept() || W.discarded);
 }
 
 /* The child's report is in the pipe: it ends, with nothing to clean up. */
@@ -911,7 +912,9 @@ MLF_NO_TSAN u64 mlf_wmm_load(const volatile void *p, int size,
 				(unsigned long long)l->st[l->co[l->nr - 1]].value);
 	t->floor[id] = (u16)(s - l->st + 1);
 	t->recent[t->nr_recent % RECENT].addr = (uintptr_t)p;
-	t->read_hash = (t->read_hash ^ s->value) * 0x100000001b3ULL + 1;
+	/* what a certification's key knows the task by (promising only) */
+	if (W.max_promises)
+		t->read_hash = (t->read_hash ^ s->value) * 0x100000001b3ULL + 1;
 	t->recent[t->nr_recent++ % RECENT].r = (struct mlf_wmm_read){
 		.value = s->value, .step = s->step, .stale = k > 0,
 	};
