@@ -6,6 +6,7 @@
  * sleeps when every evictable type is over-isolated and only then.
  */
 #include "check/reclaim_checks.h"
+#include "check/sort_checks.h"
 #include "harness/reclaim_world.h"
 #include "testlib.h"
 
@@ -477,6 +478,60 @@ TEST(zone_free_catches_a_lost_page)
 }
 
 /*
+ * reclaim.sort: a pass that moved on a folio sort_folio() leaves to be
+ * isolated, or isolated one it protects, is caught against the picture
+ * taken as it began; a pass that reached nothing is not.
+ */
+TEST(sort_catches_a_folio_moved_on)
+{
+	struct mlf_reclaim_run run = { .nid = 0, .reclaim_idx = MAX_NR_ZONES - 1 };
+	struct lru_gen_folio *lrugen;
+	struct mlf_sort_picture *p = calloc(1, sizeof(*p));
+	struct lru_gen_eviction ev = { 0 };
+	struct mlf_failure f;
+	struct folio *folio = NULL;
+	int old, next, zone = 0;
+	long i;
+
+	setup(16, 0);
+	rw.rcs.run = &run;
+	lrugen = &lv(0, 0)->lrugen;
+	sort_picture(p, &rw.rcs, lv(0, 0));
+	INIT_LIST_HEAD(&ev.list);
+	ev.lruvec = lv(0, 0);
+	EXPECT(check_sort(p, &rw.rcs, &ev, &f));
+	old = lru_gen_from_seq(lrugen->min_seq[LRU_GEN_ANON]);
+	next = lru_gen_from_seq(lrugen->min_seq[LRU_GEN_ANON] + 1);
+	for (zone = 0; zone < MAX_NR_ZONES && !folio; zone++)
+		if (!list_empty(&lrugen->folios[old][LRU_GEN_ANON][zone]))
+			folio = list_last_entry(&lrugen->folios[old][LRU_GEN_ANON][zone],
+						struct folio, lru);
+	EXPECT(folio != NULL);
+	if (folio) {
+		zone = folio->zone;
+		i = folio - rw.rcs.model.base;
+		EXPECT(p->oldest[i] && !p->referenced[i]);
+		/* on a generation, unreferenced and in a zone the run reclaims */
+		folio->gen = next + 1;
+		list_move_tail(&folio->lru, &lrugen->folios[next][LRU_GEN_ANON][zone]);
+		EXPECT(!check_sort(p, &rw.rcs, &ev, &f));
+		EXPECT_STREQ(f.check, "reclaim.sort");
+		/* isolated, having been referenced */
+		folio->gen = old + 1;
+		list_move(&folio->lru, &ev.list);
+		EXPECT(check_sort(p, &rw.rcs, &ev, &f));
+		p->referenced[i] = true;
+		EXPECT(!check_sort(p, &rw.rcs, &ev, &f));
+		EXPECT_STREQ(f.check, "reclaim.sort");
+		list_move_tail(&folio->lru, &lrugen->folios[old][LRU_GEN_ANON][zone]);
+	}
+	rw.rcs.run = NULL;
+	free(p);
+	EXPECT_CLEAN();
+	teardown();
+}
+
+/*
  * slab.scan: at priority 0 a shrinker of 200 objects, default seeks, is
  * asked 400 (capped at twice its objects) and scans them all; the model
  * agrees, and a deferred count changed by hand is caught at the next call.
@@ -565,6 +620,57 @@ TEST(shrink_decision_follows_the_rules)
 				     MEMCG_LRU_YOUNG, &f));
 	EXPECT(!check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_TAIL, 0, &f));
 	rw.rcs.run = NULL;
+	teardown();
+}
+
+/*
+ * reclaim.nr_to_scan against should_run_aging(): 16 anon folios aged once
+ * sit in the oldest of three generations, none in the youngest, so the
+ * aging is not due: below DEF_PRIORITY the answer is the folios >>
+ * priority, not the aging's -1. 52 more (new folios go to the middle one)
+ * leave the oldest under a quarter: the aging is due, -1 (or 0), not the
+ * folios >> priority.
+ */
+TEST(nr_to_scan_follows_the_aging_rule)
+{
+	struct mlf_reclaim_run run = { .nid = 0, .priority = 1 };
+	struct scan_control sc = { .priority = 1 };
+	struct mlf_nr_to_scan p = { .sc = &sc };
+	struct mlf_protect_visit *v = &run.visit;
+	struct mlf_failure f;
+	int i;
+
+	setup(16, 0);
+	*v = (struct mlf_protect_visit){ .slot = 0, .nid = 0, .online = true,
+					 .evicting = true };
+	rw.rcs.run = &run;
+	aging_picture(&rw.rcs, lv(0, 0));
+	EXPECT_EQ(v->max_seq, v->min_seq[LRU_GEN_ANON] + MIN_NR_GENS);
+	EXPECT_EQ(v->young, 0);
+	EXPECT_EQ(v->old, 16);
+	p.nr_to_scan = 16 >> 1;
+	EXPECT(check_nr_to_scan(&rw.rcs, lv(0, 0), &p, &f));
+	p.nr_to_scan = -1;
+	EXPECT(!check_nr_to_scan(&rw.rcs, lv(0, 0), &p, &f));
+	EXPECT_STREQ(f.check, "reclaim.nr_to_scan");
+
+	rw.rcs.run = NULL;
+	for (i = 0; i < 4; i++)
+		op(RECLAIM_OP_ADD, 0, 0, LRU_GEN_ANON, i < 3 ? 16 : 4);
+	rw.rcs.run = &run;
+	aging_picture(&rw.rcs, lv(0, 0));
+	EXPECT_EQ(v->young, 0);
+	EXPECT_EQ(v->old, 16);
+	p.nr_to_scan = -1;
+	EXPECT(check_nr_to_scan(&rw.rcs, lv(0, 0), &p, &f));
+	p.nr_to_scan = 68 >> 1;
+	EXPECT(!check_nr_to_scan(&rw.rcs, lv(0, 0), &p, &f));
+	/* at DEF_PRIORITY the aging is not tried */
+	run.priority = sc.priority = DEF_PRIORITY;
+	p.nr_to_scan = 68 >> DEF_PRIORITY;
+	EXPECT(check_nr_to_scan(&rw.rcs, lv(0, 0), &p, &f));
+	rw.rcs.run = NULL;
+	EXPECT_CLEAN();
 	teardown();
 }
 

@@ -827,6 +827,34 @@ static bool fail_priority(const struct mlf_reclaim_check_state *rw,
 	return false;
 }
 
+void aging_picture(struct mlf_reclaim_check_state *rw,
+		   struct lruvec *lruvec)
+{
+	struct mlf_protect_visit *v = rw->run ? &rw->run->visit : NULL;
+	const struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	int slot = memcg->id, nid = lruvec->pgdat->node_id, type, k;
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	if (!v || v->slot != slot || !slot_live(rw, slot))
+		return;
+	v->max_seq = lrugen->max_seq;
+	v->young = v->old = 0;
+	for (type = 0; type < ANON_AND_FILE; type++)
+		v->min_seq[type] = lrugen->min_seq[type];
+	for (k = 0; k < rw->model.nr; k++) {
+		int gen = rw->model.base[k].gen - 1;
+
+		if (!rw->model.used[k] || rw->model.memcg[k] != slot ||
+		    rw->model.node[k] != nid || gen < 0 ||
+		    rw->model.type[k] < !rw->model.swappiness[slot])
+			continue;
+		if (gen == lru_gen_from_seq(v->max_seq))
+			v->young++;
+		else if (gen == lru_gen_from_seq(v->max_seq - MIN_NR_GENS))
+			v->old++;
+	}
+}
+
 bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 		      struct lruvec *lruvec, const struct mlf_nr_to_scan *p,
 		      struct mlf_failure *f)
@@ -840,7 +868,8 @@ bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 	long usage[MLF_RECLAIM_MAX_POOL], got = p->nr_to_scan;
 	const char *why;
 	mlf_isolated_t iso;
-	bool online;
+	bool online, can_swap, cold_out, due;
+	unsigned long nr;
 
 	if (!run || !slot_live(rw, slot))
 		return true;
@@ -872,21 +901,40 @@ bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 		goto fail;
 	}
 	/*
-	 * 0: out of cold folios at DEF_PRIORITY, or an aging that lost a
-	 * race; -1: the aging ran (below DEF_PRIORITY, out of cold folios or
-	 * with the generations uneven); else the scan target
+	 * should_run_aging() on the generations as asked: out of cold
+	 * folios (nothing to scan), or MIN_NR_GENS + 1 generations spread
+	 * unevenly (the youngest over 1/MIN_NR_GENS of the folios, or the
+	 * one MIN_NR_GENS older under 1/(MIN_NR_GENS + 2))
 	 */
-	if (got == 0 || (got == -1 && prio != DEF_PRIORITY))
-		return true;
-	if (got == (long)(online ? total >> prio : total))
-		return true;
-	why = online ? "its evictable folios >> priority, 0, or the aging's -1 below DEF_PRIORITY" :
-		       "offline: all its evictable folios, 0, or the aging's -1 below DEF_PRIORITY";
+	can_swap = rw->model.swappiness[slot];
+	cold_out = v->min_seq[!can_swap] + MIN_NR_GENS > v->max_seq;
+	due = cold_out ||
+	      (v->min_seq[!can_swap] + MIN_NR_GENS == v->max_seq &&
+	       ((unsigned long)v->young * MIN_NR_GENS > total ||
+		(unsigned long)v->old * (MIN_NR_GENS + 2) < total));
+	nr = cold_out ? 0 : total;
+	if (nr && !online) {
+		if (got == (long)nr)
+			return true;
+		why = "offline: all its evictable folios";
+	} else if (!due || prio == DEF_PRIORITY) {
+		if (got == (long)(nr >> prio))
+			return true;
+		why = cold_out ? "out of cold folios: none" :
+		      due	 ? "its evictable folios >> priority, the aging not tried at DEF_PRIORITY" :
+				   "its evictable folios >> priority, the aging not due";
+	} else {
+		/* the aging ran (-1), or lost a race (0) */
+		if (got == -1 || got == 0)
+			return true;
+		why = "the aging's -1 or 0, as it was due";
+	}
 fail:
 	mlf_failure_at(f, "reclaim.nr_to_scan", nid, MLF_NONE, MLF_NONE, slot);
-	mlf_failure_msg(f, "get_nr_to_scan() = %ld for m%d (%s; %lu evictable folios on the LRU, usage %ld, effective min %lu, priority %d): %s was due",
+	mlf_failure_msg(f, "get_nr_to_scan() = %ld for m%d (%s; %lu evictable folios on the LRU, %ld in the youngest generation, %ld in the one MIN_NR_GENS older, seqs %lu-%lu, usage %ld, effective min %lu, priority %d): %s was due",
 			got, slot, online ? "online" : "offline", total,
-			usage[slot], v->emin, prio, why);
+			v->young, v->old, v->min_seq[!rw->model.swappiness[slot]],
+			v->max_seq, usage[slot], v->emin, prio, why);
 	return false;
 }
 

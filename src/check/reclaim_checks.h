@@ -92,12 +92,20 @@ int model_initial_priority(const struct mlf_reclaim_check_state *rw, int nid,
 			   int priority, unsigned long nr_to_reclaim);
 
 /*
+ * get_nr_to_scan() is about to be asked for @lruvec in the run's visit:
+ * its generations (the visit's min_seq, max_seq, young and old).
+ */
+void aging_picture(struct mlf_reclaim_check_state *rw,
+		   struct lruvec *lruvec);
+
+/*
  * reclaim.priority and reclaim.nr_to_scan, at each get_nr_to_scan() of a
  * run's eviction: the run goes at the model's priority, and the scan
  * target is get_nr_to_scan()'s on the model's numbers (below the effective
- * memory.min: -1, rotate; an offline memcg: all its evictable folios; at
- * DEF_PRIORITY: those >> priority, or 0 if it is out of cold folios; else
- * that, or the aging's -1 or 0).
+ * memory.min: -1, rotate; out of cold folios: none to scan; an offline
+ * memcg: all its evictable folios; with the aging not due by
+ * should_run_aging()'s rule on the generations as asked, or at
+ * DEF_PRIORITY: those >> priority; else the aging's -1 or 0).
  */
 bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 		      struct lruvec *lruvec, const struct mlf_nr_to_scan *p,

@@ -115,6 +115,14 @@ struct mlf_protect_visit {
 	/* its eviction began (get_nr_to_scan() was asked), and the last answer */
 	bool evicting;
 	long last_nr_to_scan;
+	/*
+	 * the lruvec's generations as get_nr_to_scan() was last asked: the
+	 * port's seqs, and the model's folios on the LRU in the youngest
+	 * generation and in the one MIN_NR_GENS older, of the types it may
+	 * evict
+	 */
+	unsigned long min_seq[ANON_AND_FILE], max_seq;
+	long young, old;
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "check/checks.h"
 #include "check/fast_checks.h"
 #include "check/reclaim_checks.h"
+#include "check/sort_checks.h"
 
 #include "states.h"
 
@@ -113,6 +114,9 @@ static void free_hook(struct folio *folio)
 		rw->rcs.run->freed++;
 }
 
+/* the oldest generations as an isolation pass began (reclaim.sort) */
+static struct mlf_sort_picture pass_picture;
+
 static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 			const void *arg)
 {
@@ -139,11 +143,20 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		rw->rcs.in_flight = NULL;
 		check_isolation(rw);
 		break;
+	case MLF_EVICT_AGING:
+		aging_picture(&rw->rcs, lruvec);
+		break;
 	case MLF_EVICT_NR_TO_SCAN:
 		fail_if(check_nr_to_scan(&rw->rcs, lruvec, arg, f), f);
 		break;
 	case MLF_EVICT_BATCH:
 		fail_if(check_abort_batch(&rw->rcs, f), f);
+		break;
+	case MLF_EVICT_SCAN:
+		sort_picture(&pass_picture, &rw->rcs, lruvec);
+		break;
+	case MLF_EVICT_SCANNED:
+		fail_if(check_sort(&pass_picture, &rw->rcs, arg, f), f);
 		break;
 	}
 }

@@ -558,8 +558,10 @@ int lru_gen_evict_begin(struct lruvec *lruvec, struct scan_control *sc,
 
 	spin_lock_irq(&lruvec->lru_lock);
 
+	trace_mlf_evict(MLF_EVICT_SCAN, lruvec, NULL);
 	scanned = isolate_folios(lruvec, sc, swappiness, &type, &ev->list,
 				 allowed, &isolated);
+	trace_mlf_evict(MLF_EVICT_SCANNED, lruvec, ev);
 
 	scanned += try_to_inc_min_seq(lruvec, swappiness);
 
@@ -811,6 +813,7 @@ bool lru_gen_try_to_shrink_lruvec(struct lruvec *lruvec,
 		int delta;
 		struct mlf_nr_to_scan probe = { .sc = sc };
 
+		trace_mlf_evict(MLF_EVICT_AGING, lruvec, NULL);
 		nr_to_scan = get_nr_to_scan(lruvec, sc, swappiness);
 		probe.nr_to_scan = nr_to_scan;
 		trace_mlf_evict(MLF_EVICT_NR_TO_SCAN, lruvec, &probe);

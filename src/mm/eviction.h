@@ -93,7 +93,10 @@ enum mlf_evict_event {
 	MLF_EVICT_ISOLATED,	/* folios isolated and counted: arg = eviction */
 	MLF_EVICT_DONE,		/* put back / freed and uncounted: arg = eviction */
 	MLF_EVICT_NR_TO_SCAN,	/* get_nr_to_scan() returned: arg = mlf_nr_to_scan */
+	MLF_EVICT_AGING,	/* get_nr_to_scan() about to be asked: arg = NULL */
 	MLF_EVICT_BATCH,	/* evict_folios() returned: arg = the scan_control */
+	MLF_EVICT_SCAN,		/* isolate_folios() about to scan: arg = NULL */
+	MLF_EVICT_SCANNED,	/* isolate_folios() returned: arg = eviction */
 };
 
 /* what try_to_shrink_lruvec()'s get_nr_to_scan() said, under which sc */
