@@ -8,6 +8,7 @@
  */
 #include "mutator.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,6 +238,42 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
 	}
 }
 
+/*
+ * One mutation in MLF_MEETINGS (default 8; 0: none) is a meeting: the
+ * target runs the input and names a place where a memcg stands in a state
+ * that some kind of op has not met in this campaign, and that op goes in
+ * there. A state a long history built (a stale walk's young tail, a dying
+ * memcg at a segment's head) is then met by each kind of op on the next
+ * tries, not each by a history of its own. It costs a run of the input.
+ */
+static bool meet(const struct mlf_format *f, const uint8_t *data, size_t size,
+		 struct mlf_rng *g)
+{
+	static int one_in = -1;
+	struct mlf_meeting m;
+	size_t j;
+
+	if (one_in < 0) {
+		const char *env = getenv("MLF_MEETINGS");
+		char *end;
+
+		one_in = env && *env ? strtol(env, &end, 10) : 8;
+		if (env && *env && (*end || one_in < 0)) {
+			fprintf(stderr, "mlf: MLF_MEETINGS=%s: not a count (one mutation in N is a meeting; 0: none)\n",
+				env);
+			exit(2);
+		}
+	}
+	if (!f->meeting_record || !mlf_target_meeting || one_in <= 0 ||
+	    !mlf_rng_one_in(g, one_in) ||
+	    !mlf_target_meeting(data, size, mlf_rng_next64(g), &m) ||
+	    m.at > cur.n)
+		return false;
+	j = open_gap(&cur, m.at, 1);
+	f->meeting_record(&cur, &m, g, &cur.r[j]);
+	return true;
+}
+
 size_t mlf_mutate(const struct mlf_format *f, uint8_t *data, size_t size,
 		  size_t max, unsigned int seed, mlf_byte_mutator bytes)
 {
@@ -244,6 +281,8 @@ size_t mlf_mutate(const struct mlf_format *f, uint8_t *data, size_t size,
 	int n = 1 + mlf_rng_below(&g, 4), i;
 
 	f->split(data, size, &cur);
+	if (meet(f, data, size, &g))
+		return join(f, &cur, data, max);
 	for (i = 0; i < n; i++)
 		mutate_once(f, &cur, &g, bytes);
 	return join(f, &cur, data, max);

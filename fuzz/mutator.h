@@ -38,6 +38,19 @@ struct mlf_records {
 	struct mlf_record r[MLF_MUT_MAX_RECORDS];
 };
 
+/*
+ * A place in an input where an op of a kind new to it can meet a memcg
+ * (mlf_target_meeting()): before record @at (the record count: after the
+ * last), memcg @memcg on node @node stands in a state op @kind has not met
+ * it in yet (@cell, its index in the state table, states.h); @folio and
+ * @parked are one of its folios and a parked eviction of it there, for ops
+ * that name those (-1: none).
+ */
+struct mlf_meeting {
+	size_t at;
+	int kind, memcg, node, folio, parked, cell;
+};
+
 struct mlf_format {
 	const char *name;
 	size_t header_len;
@@ -71,7 +84,20 @@ struct mlf_format {
 	int (*memcg)(const uint8_t *header, struct mlf_record *rec, int to);
 	/* how many memcgs the world of @header holds */
 	int (*pool_size)(const uint8_t *header);
+	/* an op for @m (above) in @out; NULL: no meetings */
+	void (*meeting_record)(const struct mlf_records *in,
+			       const struct mlf_meeting *m, struct mlf_rng *g,
+			       struct mlf_record *out);
 };
+
+/*
+ * Run @data in the target and pick one meeting (above) at random with
+ * @seed; false if there is none. The fuzz target defines it if its world
+ * notes states (fuzz/reclaim.c); elsewhere (AFL++'s mutator, which runs
+ * outside the target, and the other targets) it is absent.
+ */
+bool mlf_target_meeting(const uint8_t *data, size_t size, uint64_t seed,
+			struct mlf_meeting *m) __attribute__((weak));
 
 /*
  * libFuzzer's own byte mutator, where the engine has one: the mutator uses

@@ -12,6 +12,7 @@
 
 #include "context.h"
 #include "reclaim_codec.h"
+#include "reclaim_meetings.h"
 
 #define CONTEXT_BEFORE 8
 
@@ -51,22 +52,45 @@ static void print_context(void)
 static unsigned char state_feedback[4096]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
 
+static void run(const uint8_t *data, size_t size,
+		struct reclaim_meeting_pick *pick)
+{
+	size_t i;
+
+	mlf_set_context_printer(print_context);
+	nr_ops = mlf_reclaim_decode(data, size, &header, ops,
+				    MLF_RECLAIM_MAX_OPS);
+	reclaim_world_init(&world, header.nr_nodes, header.pool_size);
+	for (i = 0; i <= nr_ops; i++) {
+		if (pick && reclaim_meeting_looks(pick, i, nr_ops))
+			reclaim_world_stands(&world, reclaim_meeting_stand,
+					     pick);
+		if (i < nr_ops)
+			reclaim_world_apply(&world, &ops[i]);
+	}
+	reclaim_world_destroy(&world);
+}
+
+bool mlf_target_meeting(const uint8_t *data, size_t size, uint64_t seed,
+			struct mlf_meeting *m)
+{
+	struct reclaim_meeting_pick pick;
+
+	if (!reclaim_meeting_begin(&pick, data, size, seed))
+		return false;
+	run(data, size, &pick);
+	return reclaim_meeting_end(&pick, m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool attached;
-	size_t i;
 
 	if (!attached) {
 		reclaim_world_states_attach(state_feedback,
 					    sizeof(state_feedback));
 		attached = true;
 	}
-	mlf_set_context_printer(print_context);
-	nr_ops = mlf_reclaim_decode(data, size, &header, ops,
-				    MLF_RECLAIM_MAX_OPS);
-	reclaim_world_init(&world, header.nr_nodes, header.pool_size);
-	for (i = 0; i < nr_ops; i++)
-		reclaim_world_apply(&world, &ops[i]);
-	reclaim_world_destroy(&world);
+	run(data, size, NULL);
 	return 0;
 }

@@ -262,6 +262,25 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	return n;
 }
 
+static void meeting_record(const struct mlf_records *in,
+			   const struct mlf_meeting *m, struct mlf_rng *g,
+			   struct mlf_record *out)
+{
+	struct mlf_reclaim_header h;
+	struct mlf_reclaim_op op;
+
+	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
+	random_op(in, &h, g, &op);
+	op.kind = m->kind;
+	op.memcg = m->memcg;
+	op.node = m->node;
+	if (m->folio >= 0)
+		op.folio = m->folio;
+	if (m->parked >= 0)
+		op.slot = m->parked;
+	out->len = mlf_reclaim_encode_op(&op, out->b);
+}
+
 static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 			 struct mlf_rng *g)
 {
@@ -408,4 +427,5 @@ const struct mlf_format mlf_target_format = {
 	.rehome = rehome,
 	.memcg = memcg,
 	.pool_size = pool_size,
+	.meeting_record = meeting_record,
 };

@@ -186,6 +186,42 @@ void reclaim_world_states_attach(unsigned char *feedback, size_t size)
 	mlf_states_attach("reclaim", names, ST_NR_KINDS, feedback, size);
 }
 
+void reclaim_world_stands(const struct mlf_reclaim_world *rw,
+			  reclaim_stand_fn fn, void *arg)
+{
+	const struct mlf_reclaim_folio_model *m = &rw->rcs.model;
+	/* one folio and one parked eviction of each memcg on each node */
+	int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
+	int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
+	struct mlf_state_cell c;
+	int slot, nid, k;
+
+	if (!mlf_states)
+		return;
+	memset(folio, -1, sizeof(folio));
+	memset(parked, -1, sizeof(parked));
+	for (k = 0; k < m->nr; k++)
+		if (m->used[k] && m->memcg[k] < MLF_RECLAIM_MAX_POOL &&
+		    m->node[k] < MAX_NUMNODES)
+			folio[m->memcg[k]][m->node[k]] = k;
+	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++) {
+		const struct mlf_reclaim_parked *pk = &rw->rcs.parked[k];
+
+		if (pk->used && pk->memcg >= 0 && pk->memcg < MLF_RECLAIM_MAX_POOL)
+			parked[pk->memcg][pk->ev.lruvec->pgdat->node_id] = k;
+	}
+	for (slot = 0; slot < rw->w.cs.pool_size; slot++) {
+		for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
+			mlf_state_cell_of(&rw->w.cs, slot, nid, 0, &c);
+			fn(arg, slot, nid, &c, folio[slot][nid],
+			   parked[slot][nid]);
+			/* no memcg: one place, not one per node */
+			if (c.stage == ST_GONE)
+				break;
+		}
+	}
+}
+
 /* The cells an op would meet, noted only if it applies. */
 struct op_cells {
 	int n;

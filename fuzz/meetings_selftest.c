@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meetings_selftest DIR: the reclaim target's meetings (mutator.h,
+ * reclaim_meetings.h) on its seeds, as a campaign would have them: one
+ * state table for all (the engine's extra coverage, as fuzz/reclaim.c
+ * attaches it), each seed run, then meetings on it until it has none left,
+ * each op put in where the meeting says and the input run again. An op put
+ * in where a memcg stands in a state its kind has not met must meet a new
+ * cell, unless its kind does not apply to that stage (which the meetings
+ * learn by trying) or its operands keep it from applying; ctest
+ * meetings/reclaim checks that two in three do. The input grows by each meeting,
+ * so later meetings stand on the state the earlier ones built.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/states.h"
+#include "inputs.h"
+#include "mutator.h"
+
+#define MAX_SIZE 4096
+#define ROUNDS 64
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct mlf_records recs;
+
+static size_t join(const uint8_t *header, size_t header_len,
+		   const struct mlf_records *r, uint8_t *out)
+{
+	size_t len = header_len, i;
+
+	memcpy(out, header, header_len);
+	for (i = 0; i < r->n && len + r->r[i].len <= MAX_SIZE; i++) {
+		memcpy(out + len, r->r[i].b, r->r[i].len);
+		len += r->r[i].len;
+	}
+	return len;
+}
+
+int main(int argc, char **argv)
+{
+	const struct mlf_format *f = &mlf_target_format;
+	static uint8_t data[MAX_SIZE], next[MAX_SIZE];
+	unsigned long meetings = 0, met = 0, hit = 0, inputs = 0;
+	struct mlf_rng g = mlf_rng_seeded(1);
+	struct mlf_meeting m;
+	struct dirent *e;
+	char path[4096];
+	DIR *d;
+
+	if (argc != 2 || !(d = opendir(argv[1]))) {
+		fprintf(stderr,
+			"usage: meetings_selftest DIR (a reclaim corpus)\n");
+		return 2;
+	}
+	while ((e = readdir(d))) {
+		size_t size;
+		FILE *in;
+		int r;
+
+		if (e->d_type != DT_REG || !mlf_is_input_name(e->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", argv[1], e->d_name);
+		in = fopen(path, "rb");
+		if (!in)
+			continue;
+		size = fread(data, 1, MAX_SIZE, in);
+		fclose(in);
+		inputs++;
+		LLVMFuzzerTestOneInput(data, size);
+		for (r = 0; r < ROUNDS; r++) {
+			unsigned int ids = mlf_states->nr_feedback_ids;
+
+			if (!mlf_target_meeting(data, size, inputs * ROUNDS + r,
+						&m))
+				break;
+			f->split(data, size, &recs);
+			if (m.at > recs.n || recs.n == MLF_MUT_MAX_RECORDS) {
+				fprintf(stderr,
+					"meeting at %zu of %zu records\n", m.at,
+					recs.n);
+				return 1;
+			}
+			memmove(&recs.r[m.at + 1], &recs.r[m.at],
+				(recs.n - m.at) * sizeof(recs.r[0]));
+			recs.n++;
+			f->meeting_record(&recs, &m, &g, &recs.r[m.at]);
+			size = join(recs.header, f->header_len, &recs, next);
+			memcpy(data, next, size);
+			LLVMFuzzerTestOneInput(data, size);
+			meetings++;
+			met += mlf_states->nr_feedback_ids > ids;
+			hit += !!mlf_states->feedback_id[m.cell];
+		}
+	}
+	closedir(d);
+	printf("meetings_selftest: %lu inputs, %lu meetings, %lu met a new cell, %lu the one named\n",
+	       inputs, meetings, met, hit);
+	/*
+	 * On the shipped corpus 71% meet the cell named (463 of 653); with
+	 * the op put in one record early 62%, on the wrong memcg 12%
+	 */
+	if (meetings < 100 || hit * 3 < meetings * 2) {
+		fprintf(stderr,
+			"meetings_selftest: FAILED: fewer than 100 meetings, or fewer than two in three met the cell named\n");
+		return 1;
+	}
+	return 0;
+}

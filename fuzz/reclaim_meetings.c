@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Meetings of the reclaim target (reclaim_meetings.h): a place counts if
+ * an op of the kind, on that memcg and node, would note a cell of either
+ * family (states.h) that has no feedback counter yet. A kind that does not
+ * apply to a stage never meets it, so each cell is offered MEETING_TRIES
+ * times, and a kind offered MEETING_STAGE_TRIES times in a stage without
+ * ever meeting it there is not offered there again.
+ */
+#include "reclaim_meetings.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/reclaim_world.h"
+#include "harness/states.h"
+
+#define MEETING_TRIES 4
+#define MEETING_STAGE_TRIES 8
+/* the places of an input looked at, on average */
+#define MEETING_LOOKS 8
+
+/* the kinds of op a meeting puts in: those that act on one memcg */
+static const u8 meeting_kinds[] = {
+	RECLAIM_OP_ONLINE,     RECLAIM_OP_OFFLINE, RECLAIM_OP_RELEASE,
+	RECLAIM_OP_WBDONE,     RECLAIM_OP_ADD,	   RECLAIM_OP_REFAULT,
+	RECLAIM_OP_TOUCH,      RECLAIM_OP_AGE,	   RECLAIM_OP_PROTECT,
+	RECLAIM_OP_SWAPPINESS, RECLAIM_OP_PARK,	   RECLAIM_OP_UNPARK,
+	RECLAIM_OP_SHADOW,     RECLAIM_OP_SOFT,	   RECLAIM_OP_SLAB,
+};
+
+/* how often each cell was offered */
+static u8 *tries;
+
+/*
+ * Whether a kind of op ever met a memcg in a stage (the world skips a
+ * protect of an offline memcg), learnt from the meetings: the cell of the
+ * last one has a counter by the next if its op applied.
+ */
+static struct {
+	u16 offered[RECLAIM_OP_NR][ST_NR_STAGES];
+	bool applies[RECLAIM_OP_NR][ST_NR_STAGES];
+	int cell, kind, stage;
+} stages = { .cell = -1 };
+
+/*
+ * Inputs that had no place to meet: they have none later either (cells
+ * only get met, tries only grow) until a kind is found to apply to a
+ * stage. Their hashes, so that they are not run again to find out.
+ */
+static u64 meetless[1 << 16];
+
+static u64 input_hash(const uint8_t *data, size_t size)
+{
+	u64 h = 0xcbf29ce484222325ULL; /* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		h = (h ^ data[i]) * 0x100000001b3ULL;
+	return h | 1;
+}
+
+/* @c as op @kind meets it, in the memcg LRU or the tree family: its index if new and untried */
+static int new_cell(const struct mlf_state_cell *c, int kind, bool tree)
+{
+	struct mlf_state_cell k = *c;
+	int i;
+
+	k.kind = kind;
+	if (tree) {
+		k.kind += ST_TREE_KIND;
+		k.gen = ST_NO_GEN;
+		k.seg = ST_NO_SEG;
+		k.pos = ST_NO_POS;
+		k.len = ST_NO_LEN;
+	} else {
+		k.depth = ST_DEPTH1;
+		k.dying = ST_DYING0;
+	}
+	i = mlf_state_index(&k);
+	return mlf_states->feedback_id[i] || tries[i] >= MEETING_TRIES ? -1 : i;
+}
+
+bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
+			   size_t size, uint64_t seed)
+{
+	memset(p, 0, sizeof(*p));
+	p->g = mlf_rng_seeded(seed);
+	if (!mlf_states || !mlf_states->feedback_id)
+		return false;
+	if (!tries) {
+		tries = calloc(ST_NR_CELLS, 1);
+		if (!tries)
+			return false;
+	}
+	if (stages.cell >= 0 && mlf_states->feedback_id[stages.cell] &&
+	    !stages.applies[stages.kind][stages.stage]) {
+		stages.applies[stages.kind][stages.stage] = true;
+		/* more places to meet: an input may have some now */
+		memset(meetless, 0, sizeof(meetless));
+	}
+	stages.cell = -1;
+	p->hash = input_hash(data, size);
+	return meetless[p->hash % ARRAY_SIZE(meetless)] != p->hash;
+}
+
+bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at, size_t nr)
+{
+	p->at = at;
+	return mlf_rng_below(&p->g, nr + 1) < MEETING_LOOKS;
+}
+
+void reclaim_meeting_stand(void *arg, int slot, int nid,
+			   const struct mlf_state_cell *c, int folio,
+			   int parked)
+{
+	struct reclaim_meeting_pick *p = arg;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(meeting_kinds); k++) {
+		int kind = meeting_kinds[k], lru, tree;
+
+		if ((kind == RECLAIM_OP_TOUCH && folio < 0) ||
+		    (kind == RECLAIM_OP_UNPARK && parked < 0) ||
+		    (!stages.applies[kind][c->stage] &&
+		     stages.offered[kind][c->stage] >= MEETING_STAGE_TRIES))
+			continue;
+		lru = new_cell(c, kind, false);
+		tree = new_cell(c, kind, true);
+		/* reservoir sampling: each place with the same chance */
+		if ((lru < 0 && tree < 0) || mlf_rng_below(&p->g, ++p->seen))
+			continue;
+		p->m = (struct mlf_meeting){ .at = p->at,
+					     .kind = kind,
+					     .memcg = slot,
+					     .node = nid,
+					     .folio = folio,
+					     .parked = parked };
+		p->cells[0] = lru;
+		p->cells[1] = tree;
+		p->stage = c->stage;
+	}
+}
+
+bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m)
+{
+	int i;
+
+	if (!p->seen) {
+		meetless[p->hash % ARRAY_SIZE(meetless)] = p->hash;
+		return false;
+	}
+	for (i = 0; i < 2; i++)
+		if (p->cells[i] >= 0)
+			tries[p->cells[i]]++;
+	p->m.cell = p->cells[p->cells[0] < 0];
+	stages.cell = p->m.cell;
+	stages.kind = p->m.kind;
+	stages.stage = p->stage;
+	if (stages.offered[p->m.kind][p->stage] < 0xffff)
+		stages.offered[p->m.kind][p->stage]++;
+	*m = p->m;
+	return true;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reclaim target's meetings (mutator.h): while an input runs, where
+ * each memcg stands before each op and after the last; one place and one
+ * kind of op at random among those where that kind has not met the
+ * memcg's state in this campaign. fuzz/reclaim.c runs the input between
+ * begin and end, handing reclaim_meeting_stand() to the world.
+ */
+#ifndef _MLF_FUZZ_RECLAIM_MEETINGS_H
+#define _MLF_FUZZ_RECLAIM_MEETINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/prng.h"
+#include "mutator.h"
+
+struct mlf_state_cell;
+
+struct reclaim_meeting_pick {
+	struct mlf_rng g;
+	uint64_t hash; /* of the input */
+	size_t at; /* the op the world is before */
+	size_t seen; /* the places to meet so far */
+	struct mlf_meeting m;
+	int cells[2]; /* the chosen op's new cells (-1: none) */
+	int stage;
+};
+
+/* false: no place to meet in this input (it had none before) */
+bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
+			   size_t size, uint64_t seed);
+/*
+ * Whether to look where the memcgs stand before op @at of @nr (@nr: after
+ * the last); sets @at. A few places of each input, at random: looking
+ * costs a state cell per memcg and node.
+ */
+bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at,
+			   size_t nr);
+/* a reclaim_stand_fn (reclaim_world.h); @arg is the pick */
+void reclaim_meeting_stand(void *arg, int slot, int nid,
+			   const struct mlf_state_cell *c, int folio,
+			   int parked);
+/* the meeting picked, if any */
+bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m);
+
+#endif
