@@ -107,7 +107,10 @@ bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at, size_t nr)
 {
 	p->at = at;
-	return mlf_rng_below(&p->g, nr + 1) < MEETING_LOOKS;
+	if (mlf_rng_below(&p->g, nr + 1) < MEETING_LOOKS)
+		return true;
+	p->skipped = true;
+	return false;
 }
 
 void reclaim_meeting_stand(void *arg, int slot, int nid,
@@ -147,7 +150,9 @@ bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m)
 	int i;
 
 	if (!p->seen) {
-		meetless[p->hash % ARRAY_SIZE(meetless)] = p->hash;
+		/* only if every place was looked at */
+		if (!p->skipped)
+			meetless[p->hash % ARRAY_SIZE(meetless)] = p->hash;
 		return false;
 	}
 	for (i = 0; i < 2; i++)

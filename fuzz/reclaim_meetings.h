@@ -23,6 +23,7 @@ struct reclaim_meeting_pick {
 	uint64_t hash; /* of the input */
 	size_t at; /* the op the world is before */
 	size_t seen; /* the places to meet so far */
+	bool skipped; /* a place not looked at */
 	struct mlf_meeting m;
 	int cells[2]; /* the chosen op's new cells (-1: none) */
 	int stage;

@@ -827,8 +827,7 @@ static bool fail_priority(const struct mlf_reclaim_check_state *rw,
 	return false;
 }
 
-void aging_picture(struct mlf_reclaim_check_state *rw,
-		   struct lruvec *lruvec)
+void aging_picture(struct mlf_reclaim_check_state *rw, struct lruvec *lruvec)
 {
 	struct mlf_protect_visit *v = rw->run ? &rw->run->visit : NULL;
 	const struct mem_cgroup *memcg = lruvec_memcg(lruvec);

@@ -95,8 +95,7 @@ int model_initial_priority(const struct mlf_reclaim_check_state *rw, int nid,
  * get_nr_to_scan() is about to be asked for @lruvec in the run's visit:
  * its generations (the visit's min_seq, max_seq, young and old).
  */
-void aging_picture(struct mlf_reclaim_check_state *rw,
-		   struct lruvec *lruvec);
+void aging_picture(struct mlf_reclaim_check_state *rw, struct lruvec *lruvec);
 
 /*
  * reclaim.priority and reclaim.nr_to_scan, at each get_nr_to_scan() of a

@@ -33,15 +33,16 @@ void sort_picture(struct mlf_sort_picture *p,
 		for (zone = 0; zone < MAX_NR_ZONES; zone++) {
 			const struct folio *folio;
 
-			list_for_each_entry(folio, &lrugen->folios[gen][type][zone],
-					    lru) {
+			list_for_each_entry(
+				folio, &lrugen->folios[gen][type][zone], lru)
+			{
 				long i = model_index(rw, folio);
 
 				if (i < 0)
 					continue;
 				p->oldest[i] = true;
-				p->referenced[i] =
-					folio->flags & BIT(PG_referenced);
+				p->referenced[i] = folio->flags &
+						   BIT(PG_referenced);
 			}
 		}
 	}
@@ -59,7 +60,8 @@ static int zone_turn(int zone, int reclaim_idx)
 }
 
 static bool sort_failed(const struct mlf_reclaim_check_state *rw,
-			const struct lru_gen_eviction *ev, struct mlf_failure *f)
+			const struct lru_gen_eviction *ev,
+			struct mlf_failure *f)
 {
 	mlf_failure_at(f, "reclaim.sort", rw->run->nid, MLF_NONE, MLF_NONE,
 		       lruvec_memcg(ev->lruvec)->id);
@@ -72,7 +74,8 @@ bool check_sort(const struct mlf_sort_picture *p,
 {
 	static bool isolated[MLF_RECLAIM_MODEL_FOLIOS];
 	/* per type: the latest zone turn reached, the earliest one left */
-	int reached[ANON_AND_FILE], left[ANON_AND_FILE], left_folio[ANON_AND_FILE];
+	int reached[ANON_AND_FILE], left[ANON_AND_FILE],
+		left_folio[ANON_AND_FILE];
 	int idx, type;
 	const struct folio *folio;
 	long i, n = 0;
@@ -81,7 +84,8 @@ bool check_sort(const struct mlf_sort_picture *p,
 		return true;
 	idx = rw->run->reclaim_idx;
 	memset(isolated, 0, sizeof(isolated));
-	list_for_each_entry(folio, &ev->list, lru) {
+	list_for_each_entry(folio, &ev->list, lru)
+	{
 		if (++n > MLF_RECLAIM_MODEL_FOLIOS)
 			return true;
 		i = model_index(rw, folio);
@@ -103,15 +107,20 @@ bool check_sort(const struct mlf_sort_picture *p,
 		type = rw->model.type[i];
 		if (isolated[i]) {
 			if (p->referenced[i]) {
-				mlf_failure_msg(f, "isolated f%ld, which was referenced: sort_folio() protects it",
-						i);
+				mlf_failure_msg(
+					f,
+					"isolated f%ld, which was referenced: sort_folio() protects it",
+					i);
 				return sort_failed(rw, ev, f);
 			}
 		} else if (fo->gen &&
-			   fo->gen - 1 == lru_gen_from_seq(p->min_seq[type] + 1)) {
+			   fo->gen - 1 ==
+				   lru_gen_from_seq(p->min_seq[type] + 1)) {
 			if (!sorted_out) {
-				mlf_failure_msg(f, "moved f%ld (zone %d, not referenced) on a generation; the run reclaims zones 0 to %d, so sort_folio() leaves it to be isolated",
-						i, zone, idx);
+				mlf_failure_msg(
+					f,
+					"moved f%ld (zone %d, not referenced) on a generation; the run reclaims zones 0 to %d, so sort_folio() leaves it to be isolated",
+					i, zone, idx);
 				return sort_failed(rw, ev, f);
 			}
 		} else if (fo->gen &&
@@ -131,8 +140,11 @@ bool check_sort(const struct mlf_sort_picture *p,
 	for (type = 0; type < ANON_AND_FILE; type++) {
 		if (reached[type] <= left[type])
 			continue;
-		mlf_failure_msg(f, "left f%d of zone %d in the oldest generation, yet went on to a zone scan_folios() takes after it (reclaim_idx %d)",
-				left_folio[type], rw->model.zone_of[left_folio[type]], idx);
+		mlf_failure_msg(
+			f,
+			"left f%d of zone %d in the oldest generation, yet went on to a zone scan_folios() takes after it (reclaim_idx %d)",
+			left_folio[type], rw->model.zone_of[left_folio[type]],
+			idx);
 		return sort_failed(rw, ev, f);
 	}
 	return true;

@@ -25,7 +25,7 @@
 #include "reclaim_state.h"
 
 struct mlf_sort_picture {
-	const struct lruvec *lruvec;	/* NULL: no pass begun */
+	const struct lruvec *lruvec; /* NULL: no pass begun */
 	unsigned long min_seq[ANON_AND_FILE];
 	/* folio i: in its type's oldest generation, and referenced, then */
 	bool oldest[MLF_RECLAIM_MODEL_FOLIOS];
