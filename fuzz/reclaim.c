@@ -52,6 +52,26 @@ static void print_context(void)
 static unsigned char state_feedback[4096]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
 
+/*
+ * The memcg op @i names, where a meeting always looks (the state it met
+ * there may last only until that op); -1 if it names none (a walk: its
+ * memcgs are the places looked at at random)
+ */
+static int op_memcg(size_t i)
+{
+	if (i >= nr_ops)
+		return -1;
+	switch (ops[i].kind) {
+	case RECLAIM_OP_RECLAIM:
+	case RECLAIM_OP_TOUCH:
+	case RECLAIM_OP_UNPARK:
+	case RECLAIM_OP_ZONE:
+	case RECLAIM_OP_SYSCTL:
+		return -1;
+	}
+	return ops[i].memcg % header.pool_size;
+}
+
 static void run(const uint8_t *data, size_t size,
 		struct reclaim_meeting_pick *pick)
 {
@@ -63,8 +83,11 @@ static void run(const uint8_t *data, size_t size,
 	reclaim_world_init(&world, header.nr_nodes, header.pool_size);
 	for (i = 0; i <= nr_ops; i++) {
 		if (pick && reclaim_meeting_looks(pick, i, nr_ops))
-			reclaim_world_stands(&world, reclaim_meeting_stand,
+			reclaim_world_stands(&world, -1, reclaim_meeting_stand,
 					     pick);
+		else if (pick && op_memcg(i) >= 0)
+			reclaim_world_stands(&world, op_memcg(i),
+					     reclaim_meeting_stand, pick);
 		if (i < nr_ops)
 			reclaim_world_apply(&world, &ops[i]);
 	}

@@ -33,9 +33,10 @@ struct reclaim_meeting_pick {
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 			   size_t size, uint64_t seed);
 /*
- * Whether to look where the memcgs stand before op @at of @nr (@nr: after
- * the last); sets @at. A few places of each input, at random: looking
- * costs a state cell per memcg and node.
+ * Whether to look where every memcg stands before op @at of @nr (@nr:
+ * after the last), rather than only the one that op names; sets @at. A few
+ * places of each input, at random: looking costs a state cell per memcg
+ * and node.
  */
 bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at,
 			   size_t nr);

@@ -186,7 +186,7 @@ void reclaim_world_states_attach(unsigned char *feedback, size_t size)
 	mlf_states_attach("reclaim", names, ST_NR_KINDS, feedback, size);
 }
 
-void reclaim_world_stands(const struct mlf_reclaim_world *rw,
+void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			  reclaim_stand_fn fn, void *arg)
 {
 	const struct mlf_reclaim_folio_model *m = &rw->rcs.model;
@@ -211,6 +211,8 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw,
 			parked[pk->memcg][pk->ev.lruvec->pgdat->node_id] = k;
 	}
 	for (slot = 0; slot < rw->w.cs.pool_size; slot++) {
+		if (only >= 0 && slot != only)
+			continue;
 		for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
 			mlf_state_cell_of(&rw->w.cs, slot, nid, 0, &c);
 			fn(arg, slot, nid, &c, folio[slot][nid],

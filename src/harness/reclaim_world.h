@@ -124,7 +124,8 @@ const char *mlf_reclaim_op_name(int kind);
 void reclaim_world_states_attach(unsigned char *feedback, size_t size);
 
 /*
- * Where each memcg stands now, on each node: @fn gets its slot, the node,
+ * Where each memcg (@only >= 0: that one) stands now, on each node: @fn
+ * gets its slot, the node,
  * its cell (states.h; kind 0) and, for the ops that reach a memcg through
  * them, one of its folios on that node and a parked eviction of it there
  * (-1: none). For a mutator that puts an op where a memcg stands
@@ -134,7 +135,7 @@ struct mlf_state_cell;
 typedef void (*reclaim_stand_fn)(void *arg, int slot, int nid,
 				 const struct mlf_state_cell *c, int folio,
 				 int parked);
-void reclaim_world_stands(const struct mlf_reclaim_world *rw,
+void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			  reclaim_stand_fn fn, void *arg);
 
 #endif
