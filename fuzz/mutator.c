@@ -246,12 +246,9 @@ static void mutate_once(const struct mlf_format *f, struct mlf_records *r,
  * memcg at a segment's head) is then met by each kind of op on the next
  * tries, not each by a history of its own. It costs a run of the input.
  */
-static bool meet(const struct mlf_format *f, const uint8_t *data, size_t size,
-		 struct mlf_rng *g)
+static bool meeting_due(const struct mlf_format *f, struct mlf_rng *g)
 {
 	static int one_in = -1;
-	struct mlf_meeting m;
-	size_t j;
 
 	if (one_in < 0) {
 		const char *env = getenv("MLF_MEETINGS");
@@ -264,13 +261,25 @@ static bool meet(const struct mlf_format *f, const uint8_t *data, size_t size,
 			exit(2);
 		}
 	}
-	if (!f->meeting_record || !mlf_target_meeting || one_in <= 0 ||
-	    !mlf_rng_one_in(g, one_in) ||
-	    !mlf_target_meeting(data, size, mlf_rng_next64(g), &m) ||
-	    m.at > cur.n)
+	return f->meeting_record && mlf_target_meeting && one_in > 0 &&
+	       mlf_rng_one_in(g, one_in);
+}
+
+bool mlf_meeting_mutate(const struct mlf_format *f, uint8_t *data,
+			size_t size, size_t max, struct mlf_rng *g,
+			struct mlf_meeting *m, size_t *len)
+{
+	size_t j;
+
+	if (!f->meeting_record || !mlf_target_meeting)
 		return false;
-	j = open_gap(&cur, m.at, 1);
-	f->meeting_record(&cur, &m, g, &cur.r[j]);
+	f->split(data, size, &cur);
+	if (!mlf_target_meeting(data, size, mlf_rng_next64(g), m) ||
+	    m->at > cur.n)
+		return false;
+	j = open_gap(&cur, m->at, 1);
+	f->meeting_record(&cur, m, g, &cur.r[j]);
+	*len = join(f, &cur, data, max);
 	return true;
 }
 
@@ -279,10 +288,13 @@ size_t mlf_mutate(const struct mlf_format *f, uint8_t *data, size_t size,
 {
 	struct mlf_rng g = mlf_rng_seeded(0x9e3779b97f4a7c15ULL ^ seed);
 	int n = 1 + mlf_rng_below(&g, 4), i;
+	struct mlf_meeting m;
+	size_t len;
 
+	if (meeting_due(f, &g) &&
+	    mlf_meeting_mutate(f, data, size, max, &g, &m, &len))
+		return len;
 	f->split(data, size, &cur);
-	if (meet(f, data, size, &g))
-		return join(f, &cur, data, max);
 	for (i = 0; i < n; i++)
 		mutate_once(f, &cur, &g, bytes);
 	return join(f, &cur, data, max);

@@ -100,6 +100,15 @@ bool mlf_target_meeting(const uint8_t *data, size_t size, uint64_t seed,
 			struct mlf_meeting *m) __attribute__((weak));
 
 /*
+ * A meeting as a mutation: @data (@size bytes, room for @max) with the op
+ * of the meeting the target picks (@m, drawn from @g) put in; its new
+ * length in @len. False, @data as it was, if there is no meeting.
+ */
+bool mlf_meeting_mutate(const struct mlf_format *f, uint8_t *data,
+			size_t size, size_t max, struct mlf_rng *g,
+			struct mlf_meeting *m, size_t *len);
+
+/*
  * libFuzzer's own byte mutator, where the engine has one: the mutator uses
  * it on the operand bytes of one record (dictionary and comparison
  * operands included), then makes that record canonical again. NULL: none.

@@ -59,16 +59,8 @@ static unsigned char state_feedback[4096]
  */
 static int op_memcg(size_t i)
 {
-	if (i >= nr_ops)
+	if (i >= nr_ops || !mlf_reclaim_op_names_memcg(ops[i].kind))
 		return -1;
-	switch (ops[i].kind) {
-	case RECLAIM_OP_RECLAIM:
-	case RECLAIM_OP_TOUCH:
-	case RECLAIM_OP_UNPARK:
-	case RECLAIM_OP_ZONE:
-	case RECLAIM_OP_SYSCTL:
-		return -1;
-	}
 	return ops[i].memcg % header.pool_size;
 }
 

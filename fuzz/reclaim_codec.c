@@ -265,6 +265,13 @@ size_t mlf_reclaim_encode(const struct mlf_reclaim_header *h,
 	return len;
 }
 
+bool mlf_reclaim_op_names_memcg(int kind)
+{
+	return kind != RECLAIM_OP_TOUCH && kind != RECLAIM_OP_RECLAIM &&
+	       kind != RECLAIM_OP_UNPARK && kind != RECLAIM_OP_ZONE &&
+	       kind != RECLAIM_OP_SYSCTL;
+}
+
 bool mlf_reclaim_op_equal(const struct mlf_reclaim_op *a,
 			  const struct mlf_reclaim_op *b)
 {

@@ -60,6 +60,11 @@ size_t mlf_reclaim_encode_op(const struct mlf_reclaim_op *op, uint8_t *out);
 size_t mlf_reclaim_encode(const struct mlf_reclaim_header *h,
 			  const struct mlf_reclaim_op *ops, size_t n,
 			  uint8_t *out);
+/*
+ * Whether an op of @kind names its memcg (its memcg operand): not touch and
+ * unpark (a folio's, a parked eviction's), a walk, zone or sysctl
+ */
+bool mlf_reclaim_op_names_memcg(int kind);
 /* Field-wise equality of two ops (draws up to nr_draws; no padding). */
 bool mlf_reclaim_op_equal(const struct mlf_reclaim_op *a,
 			  const struct mlf_reclaim_op *b);

@@ -41,13 +41,6 @@ static void split(const uint8_t *data, size_t size, struct mlf_records *out)
 	out->n = n;
 }
 
-static bool has_memcg(int kind)
-{
-	return kind != RECLAIM_OP_TOUCH && kind != RECLAIM_OP_RECLAIM &&
-	       kind != RECLAIM_OP_UNPARK && kind != RECLAIM_OP_ZONE &&
-	       kind != RECLAIM_OP_SYSCTL;
-}
-
 static int pick_memcg(const struct mlf_records *in,
 		      const struct mlf_reclaim_header *h, struct mlf_rng *g)
 {
@@ -60,7 +53,7 @@ static int pick_memcg(const struct mlf_records *in,
 			if (decode_record(in->header,
 					  &in->r[mlf_rng_below(g, in->n)], &hh,
 					  &op) &&
-			    has_memcg(op.kind))
+			    mlf_reclaim_op_names_memcg(op.kind))
 				return op.memcg;
 	return mlf_rng_below(g, h->pool_size);
 }
@@ -399,7 +392,7 @@ static int memcg(const uint8_t *hdr, struct mlf_record *rec, int to)
 	struct mlf_reclaim_header h;
 	struct mlf_reclaim_op op;
 
-	if (!decode_record(hdr, rec, &h, &op) || !has_memcg(op.kind))
+	if (!decode_record(hdr, rec, &h, &op) || !mlf_reclaim_op_names_memcg(op.kind))
 		return -1;
 	if (to >= 0 && to < h.pool_size) {
 		op.memcg = to;

@@ -33,13 +33,12 @@ static void count_held(const struct mlf_reclaim_folio_model *m,
 	long n = 0;
 
 	list_for_each(pos, list) {
-		const struct folio *folio = list_entry(pos, struct folio, lru);
-		long i = folio - m->base;
+		long i = model_folio(m, list_entry(pos, struct folio, lru));
 
 		/* bounded: a list that does not end is the list checks' */
 		if (++n > MLF_RECLAIM_MODEL_FOLIOS)
 			return;
-		if (i < 0 || i >= m->nr || !m->used[i])
+		if (i < 0)
 			continue;
 		iso[m->memcg[i]][m->node[i]][m->type[i]]++;
 	}
@@ -319,9 +318,10 @@ bool check_throttle_isolated(const struct mlf_reclaim_check_state *rw,
 	unsigned int types = 0;
 
 	list_for_each(pos, &ev->list) {
-		long i = list_entry(pos, struct folio, lru) - rw->model.base;
+		long i = model_folio(&rw->model,
+				     list_entry(pos, struct folio, lru));
 
-		if (i >= 0 && i < rw->model.nr && rw->model.used[i])
+		if (i >= 0)
 			types |= BIT(rw->model.type[i]);
 	}
 	if (types & ~rw->model.allowed) {
@@ -670,12 +670,12 @@ bool check_isolated_zones(const struct mlf_reclaim_check_state *rw,
 	if (!rw->run)
 		return true;
 	list_for_each(pos, &ev->list) {
-		long i = list_entry(pos, struct folio, lru) - rw->model.base;
+		long i = model_folio(&rw->model,
+				     list_entry(pos, struct folio, lru));
 
 		if (++n > MLF_RECLAIM_MODEL_FOLIOS)
 			return true;
-		if (i < 0 || i >= rw->model.nr || !rw->model.used[i] ||
-		    rw->model.zone_of[i] <= rw->run->reclaim_idx)
+		if (i < 0 || rw->model.zone_of[i] <= rw->run->reclaim_idx)
 			continue;
 		mlf_failure_at(f, "reclaim.zone", rw->run->nid, MLF_NONE,
 			       MLF_NONE, lruvec_memcg(ev->lruvec)->id);

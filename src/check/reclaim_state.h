@@ -95,6 +95,15 @@ struct mlf_reclaim_folio_model {
 	unsigned int allowed;
 };
 
+/* @folio's index in the model, or -1 if it is none of the model's */
+static inline long model_folio(const struct mlf_reclaim_folio_model *m,
+			       const struct folio *folio)
+{
+	long i = folio - m->base;
+
+	return i >= 0 && i < m->nr && m->used[i] ? i : -1;
+}
+
 /*
  * The memcg a reclaim walk visits, as the model has it when shrink_one()
  * is about to run: its charge (the folios charged to it and its

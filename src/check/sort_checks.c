@@ -13,15 +13,6 @@
 
 #include <string.h>
 
-/* the folio's index in the model, or -1 */
-static long model_index(const struct mlf_reclaim_check_state *rw,
-			const struct folio *folio)
-{
-	long i = folio - rw->model.base;
-
-	return i >= 0 && i < rw->model.nr && rw->model.used[i] ? i : -1;
-}
-
 void sort_picture(struct mlf_sort_picture *p,
 		  const struct mlf_reclaim_check_state *rw,
 		  const struct lruvec *lruvec)
@@ -41,7 +32,7 @@ void sort_picture(struct mlf_sort_picture *p,
 			list_for_each_entry(
 				folio, &lrugen->folios[gen][type][zone], lru)
 			{
-				long i = model_index(rw, folio);
+				long i = model_folio(&rw->model, folio);
 
 				if (i < 0)
 					continue;
@@ -93,7 +84,7 @@ bool check_sort(const struct mlf_sort_picture *p,
 	{
 		if (++n > MLF_RECLAIM_MODEL_FOLIOS)
 			return true;
-		i = model_index(rw, folio);
+		i = model_folio(&rw->model, folio);
 		if (i >= 0)
 			isolated[i] = true;
 	}
