@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 		inputs++;
 		LLVMFuzzerTestOneInput(data, size);
 		for (r = 0; r < ROUNDS; r++) {
-			unsigned int ids = mlf_states->nr_feedback_ids;
+			unsigned int ids = mlf_states->nr_met;
 
 			/* the target fills @m only if it has a meeting */
 			m.at = (size_t)-1;
@@ -72,8 +72,8 @@ int main(int argc, char **argv)
 			}
 			LLVMFuzzerTestOneInput(data, size);
 			meetings++;
-			met += mlf_states->nr_feedback_ids > ids;
-			hit += !!mlf_states->feedback_id[m.cell];
+			met += mlf_states->nr_met > ids;
+			hit += !!mlf_states->met[m.cell];
 		}
 	}
 	closedir(d);

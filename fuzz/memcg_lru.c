@@ -12,6 +12,7 @@
 
 #include "memcg_lru_codec.h"
 #include "context.h"
+#include "harness/states.h"
 #include "harness/world.h"
 #include "memcg_lru_trace.h"
 
@@ -90,7 +91,7 @@ static void check_trace_roundtrip(void)
  * a state no input met before keeps the input that met it. Elsewhere (the
  * replay driver, AFL++) it is an array that nobody reads.
  */
-static unsigned char state_feedback[4096]
+static unsigned char state_feedback[ST_NR_COUNTERS]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

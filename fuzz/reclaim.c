@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "harness/states.h"
 #include "reclaim_codec.h"
 #include "reclaim_meetings.h"
 
@@ -49,7 +50,7 @@ static void print_context(void)
 }
 
 /* the state coverage as the engine's extra coverage (memcg_lru.c) */
-static unsigned char state_feedback[4096]
+static unsigned char state_feedback[ST_NR_COUNTERS]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
 
 /*

@@ -2,7 +2,7 @@
 /*
  * Meetings of the reclaim target (reclaim_meetings.h): a place counts if
  * an op of the kind, on that memcg and node, would note a cell of either
- * family (states.h) that has no feedback counter yet. A kind that does not
+ * family (states.h) that this process has not met yet. A kind that does not
  * apply to a stage never meets it, so each cell is offered MEETING_TRIES
  * times, and a kind offered MEETING_STAGE_TRIES times in a stage without
  * ever meeting it there is not offered there again.
@@ -78,7 +78,7 @@ static int new_cell(const struct mlf_state_cell *c, int kind, bool tree)
 		k.dying = ST_DYING0;
 	}
 	i = mlf_state_index(&k);
-	return mlf_states->feedback_id[i] || tries[i] >= MEETING_TRIES ? -1 : i;
+	return mlf_states->met[i] || tries[i] >= MEETING_TRIES ? -1 : i;
 }
 
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
@@ -86,14 +86,14 @@ bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 {
 	memset(p, 0, sizeof(*p));
 	p->g = mlf_rng_seeded(seed);
-	if (!mlf_states || !mlf_states->feedback_id)
+	if (!mlf_states || !mlf_states->met)
 		return false;
 	if (!tries) {
 		tries = calloc(ST_NR_CELLS, 1);
 		if (!tries)
 			return false;
 	}
-	if (stages.cell >= 0 && mlf_states->feedback_id[stages.cell] &&
+	if (stages.cell >= 0 && mlf_states->met[stages.cell] &&
 	    !stages.applies[stages.kind][stages.stage]) {
 		stages.applies[stages.kind][stages.stage] = true;
 		/* more places to meet: an input may have some now */

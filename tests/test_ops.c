@@ -647,29 +647,59 @@ TEST(seeded_random_ops_run_clean)
 }
 
 /*
- * The engine hears of each cell met on a counter of its own: 4096 cells
- * of every kind take 4096 counters (a hash of the cell's index had put
- * kinds 16 apart, among others, on the same ones), and a cell met again
- * takes no other. Last: from here on, every op notes its cells.
+ * The engine hears of each cell met on a counter of its own, fixed before
+ * any cell is met: the -fork jobs and the -merge of one campaign are
+ * processes of their own, each meeting cells in its own order. Every cell
+ * of both families, met in an order unlike the counters', sets the
+ * counter mlf_state_counter() gave it beforehand and no other. Last: from
+ * here on, every op notes its cells.
  */
-TEST(each_state_cell_has_its_own_feedback_counter)
+TEST(each_state_cell_has_a_fixed_counter_of_its_own)
 {
-	static unsigned char feedback[4096];
+	static unsigned char feedback[ST_NR_COUNTERS];
+	static struct mlf_state_cell cells[ST_NR_COUNTERS];
+	static int counter[ST_NR_COUNTERS];
 	struct mlf_state_cell c = { 0 };
-	size_t i, set = 0;
+	int n = 0, i, k, wrong = 0, set = 0;
 
-	world_states_attach(feedback, sizeof(feedback));
-	for (c.kind = 0; c.kind < ST_NR_KINDS; c.kind++)
+	for (c.kind = 0; c.kind < ST_TREE_KIND; c.kind++)
 		for (c.stage = 0; c.stage < ST_NR_STAGES; c.stage++)
 			for (c.gen = 0; c.gen < ST_NR_GENS; c.gen++)
 				for (c.seg = 0; c.seg < ST_NR_SEGS; c.seg++)
-					for (c.pos = 0; c.pos < 2; c.pos++) {
-						mlf_state_note(&c);
-						mlf_state_note(&c);
-					}
-	for (i = 0; i < sizeof(feedback); i++)
-		set += feedback[i] != 0;
-	EXPECT_EQ(set, sizeof(feedback));
+					for (c.pos = 0; c.pos < ST_NR_POS;
+					     c.pos++)
+						for (c.len = 0;
+						     c.len < ST_NR_LENS;
+						     c.len++)
+							cells[n++] = c;
+	c = (struct mlf_state_cell){ .gen = ST_NO_GEN,
+				     .seg = ST_NO_SEG,
+				     .pos = ST_NO_POS,
+				     .len = ST_NO_LEN };
+	for (c.kind = ST_TREE_KIND; c.kind < ST_NR_KINDS; c.kind++)
+		for (c.stage = 0; c.stage < ST_NR_STAGES; c.stage++)
+			for (c.depth = 0; c.depth < ST_NR_DEPTHS; c.depth++)
+				for (c.dying = 0; c.dying < ST_NR_DYINGS;
+				     c.dying++)
+					cells[n++] = c;
+	EXPECT_EQ(n, ST_NR_COUNTERS);
+	for (k = 0; k < n; k++)
+		counter[k] = mlf_state_counter(&cells[k]);
+	world_states_attach(feedback, sizeof(feedback));
+	/* 7919 is prime to n: every cell once, in a stride */
+	for (i = 0; i < n; i++) {
+		k = (int)((long)i * 7919 % n);
+		wrong += counter[k] < 0 || counter[k] >= n ||
+			 feedback[counter[k]];
+		mlf_state_note(&cells[k]);
+		mlf_state_note(&cells[k]);
+		wrong += counter[k] >= 0 && counter[k] < n &&
+			 !feedback[counter[k]];
+	}
+	EXPECT_EQ(wrong, 0);
+	for (k = 0; k < n; k++)
+		set += feedback[k] != 0;
+	EXPECT_EQ(set, n);
 }
 
 int main(void)

@@ -33,6 +33,25 @@ int mlf_state_index(const struct mlf_state_cell *c)
 	return i * ST_NR_DYINGS + c->dying;
 }
 
+int mlf_state_counter(const struct mlf_state_cell *c)
+{
+	int i;
+
+	if (c->kind >= ST_TREE_KIND) {
+		i = c->kind - ST_TREE_KIND;
+		i = i * ST_NR_STAGES + c->stage;
+		i = i * ST_NR_DEPTHS + c->depth;
+		i = i * ST_NR_DYINGS + c->dying;
+		return ST_TREE_KIND * ST_NR_LRU_PLACES + i;
+	}
+	i = c->kind;
+	i = i * ST_NR_STAGES + c->stage;
+	i = i * ST_NR_GENS + c->gen;
+	i = i * ST_NR_SEGS + c->seg;
+	i = i * ST_NR_POS + c->pos;
+	return i * ST_NR_LENS + c->len;
+}
+
 /* @p if the map vouches for it as a live lrugen of @nid, else NULL */
 static const struct hlist_nulls_node *
 vouched(const struct mlf_check_state *cs, const struct hlist_nulls_node *p,
@@ -151,22 +170,12 @@ void mlf_state_note(const struct mlf_state_cell *c)
 	i = mlf_state_index(c);
 	if (t->count)
 		t->count[i]++;
-	if (t->feedback_size) {
-		/*
-		 * A counter of its own for each cell, in the order they are
-		 * first met: a hash of the index (i * an odd constant, modulo
-		 * 4096, keeps only the index's low bits) gave a fifth of
-		 * memcg_lru's cells a counter shared with another, so
-		 * reaching the rarer one was no new feature. Among them were
-		 * the cells one-minute campaigns never reached: a release of
-		 * a dying memcg at the young generation's tail shared its
-		 * counter with a rotate-YOUNG of an online one at an old
-		 * bin's head.
-		 */
-		if (!t->feedback_id[i])
-			t->feedback_id[i] = ++t->nr_feedback_ids;
-		t->feedback[(t->feedback_id[i] - 1) % t->feedback_size] = 1;
+	if (!t->met[i]) {
+		t->met[i] = true;
+		t->nr_met++;
 	}
+	if (t->feedback_size)
+		t->feedback[mlf_state_counter(c) % t->feedback_size] = 1;
 }
 
 void mlf_states_dump(const struct mlf_state_table *t, FILE *out)
@@ -224,11 +233,6 @@ void mlf_states_attach(const char *target, const char *const *kind_names,
 		table.kind_names[i] = kind_names[i];
 	table.feedback = feedback;
 	table.feedback_size = feedback ? size : 0;
-	if (table.feedback_size) {
-		table.feedback_id = calloc(ST_NR_CELLS, sizeof(*table.feedback_id));
-		if (!table.feedback_id)
-			abort();
-	}
 	if (path && *path) {
 		table.count = calloc(ST_NR_CELLS, sizeof(*table.count));
 		if (!table.count)
@@ -236,6 +240,10 @@ void mlf_states_attach(const char *target, const char *const *kind_names,
 		dump_path = path;
 		atexit(dump_at_exit);
 	}
-	if (table.count || table.feedback)
-		mlf_states = &table;
+	if (!table.count && !table.feedback)
+		return;
+	table.met = calloc(ST_NR_CELLS, sizeof(*table.met));
+	if (!table.met)
+		abort();
+	mlf_states = &table;
 }

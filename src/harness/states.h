@@ -29,6 +29,7 @@
 #ifndef _MLF_HARNESS_STATES_H
 #define _MLF_HARNESS_STATES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "check/state.h"
@@ -55,6 +56,18 @@ enum { ST_DYING0, ST_DYING1, ST_DYING2, ST_NR_DYINGS };
 	(ST_NR_KINDS * ST_NR_STAGES * ST_NR_GENS * ST_NR_SEGS * ST_NR_POS * \
 	 ST_NR_LENS * ST_NR_DEPTHS * ST_NR_DYINGS)
 
+/*
+ * The engine's counters for the cells of both families, one each: a
+ * memcg LRU cell by its kind and place (depth and dying folded), a tree
+ * cell by its kind, stage, depth and dying
+ */
+#define ST_NR_LRU_PLACES \
+	(ST_NR_STAGES * ST_NR_GENS * ST_NR_SEGS * ST_NR_POS * ST_NR_LENS)
+#define ST_NR_COUNTERS                                                \
+	(ST_TREE_KIND * ST_NR_LRU_PLACES +                            \
+	 (ST_NR_KINDS - ST_TREE_KIND) * ST_NR_STAGES * ST_NR_DEPTHS * \
+		 ST_NR_DYINGS)
+
 struct mlf_state_cell {
 	int kind, stage, gen, seg, pos, len, depth, dying;
 };
@@ -67,20 +80,28 @@ struct mlf_state_table {
 	unsigned int *count;
 	/*
 	 * Where the engine wants to hear of a cell met (NULL: nowhere): a
-	 * byte per cell (libFuzzer's extra counters), each cell its own
-	 * until @feedback_size cells were met
+	 * byte per cell (libFuzzer's extra counters), at its
+	 * mlf_state_counter(), each its own if @feedback_size is at least
+	 * ST_NR_COUNTERS
 	 */
 	unsigned char *feedback;
 	size_t feedback_size;
-	/* each cell's counter in @feedback, 1-based (0: not met yet) */
-	unsigned int *feedback_id;
-	unsigned int nr_feedback_ids;
+	/* the cells met in this process (the meetings' "met yet") */
+	bool *met;
+	unsigned int nr_met;
 };
 
 /* The table the drivers note cells in; NULL (the default): none. */
 extern struct mlf_state_table *mlf_states;
 
 int mlf_state_index(const struct mlf_state_cell *c);
+
+/*
+ * The engine's counter of @c: a function of the cell alone, so that the
+ * processes of one campaign (libFuzzer's -fork jobs, a -merge) agree on
+ * which cell a counter is
+ */
+int mlf_state_counter(const struct mlf_state_cell *c);
 
 /*
  * The cell of the memcg in slot @slot of @cs on node @nid, as op @kind
