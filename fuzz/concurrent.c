@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "engine_counters.h"
 #include "kernel/report.h"
 #include "kernel/schedule.h"
 #include "concurrent_codec.h"
@@ -280,5 +281,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sched_engine_run(&input, &stats);
 	if (show)
 		show_run(atoi(show));
+	mlf_engine_counters_done();
 	return 0;
 }

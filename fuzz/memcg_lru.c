@@ -12,6 +12,7 @@
 
 #include "memcg_lru_codec.h"
 #include "context.h"
+#include "engine_counters.h"
 #include "harness/states.h"
 #include "harness/world.h"
 #include "memcg_lru_trace.h"
@@ -111,5 +112,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < nr_ops; i++)
 		world_apply(&world, &ops[i]);
 	world_destroy(&world);
+	mlf_engine_counters_done();
 	return 0;
 }

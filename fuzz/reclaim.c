@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "context.h"
+#include "engine_counters.h"
 #include "harness/states.h"
 #include "reclaim_codec.h"
 #include "reclaim_meetings.h"
@@ -108,5 +109,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		attached = true;
 	}
 	run(data, size, NULL);
+	mlf_engine_counters_done();
 	return 0;
 }
