@@ -71,6 +71,9 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			LLVMFuzzerTestOneInput(data, size);
+			/* an op that may take a memcg on: no cell named */
+			if (m.cell < 0)
+				continue;
 			meetings++;
 			met += mlf_states->nr_met > ids;
 			hit += !!mlf_states->met[m.cell];
@@ -80,8 +83,9 @@ int main(int argc, char **argv)
 	printf("meetings_selftest: %lu inputs, %lu meetings, %lu met a new cell, %lu the one named\n",
 	       inputs, meetings, met, hit);
 	/*
-	 * On the shipped corpus 72% meet the cell named (511 of 711); with
-	 * the op put in one record early 54%, on the wrong memcg 14%
+	 * On the shipped corpus 72% meet the cell named (495 of 689); with
+	 * the op put in one record early 54%, on the wrong memcg 14% (both
+	 * measured at 2e378df)
 	 */
 	if (meetings < 100 || hit * 3 < meetings * 2) {
 		fprintf(stderr,

@@ -55,6 +55,23 @@ static unsigned char state_feedback[ST_NR_COUNTERS]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
 
 /*
+ * Where each memcg stands after each op, whether or not an op meets it
+ * there, as counters of their own (not state coverage): an input that
+ * leaves a memcg in a new place is kept, for a meeting to find it there
+ * and put in the ops that meet it (the places that take several ops to
+ * build: a stale walk's young tail, then the memcg dying in it)
+ */
+static unsigned char stood_feedback[ST_NR_LRU_PLACES]
+	__attribute__((section("__libfuzzer_extra_counters"), used));
+
+static void stood(void *arg, int slot, int nid, const struct mlf_state_cell *c,
+		  int folio, int parked)
+{
+	(void)arg, (void)slot, (void)nid, (void)folio, (void)parked;
+	stood_feedback[mlf_state_place(c)] = 1;
+}
+
+/*
  * The memcg op @i names, where a meeting always looks (the state it met
  * there may last only until that op); -1 if it names none (a walk: its
  * memcgs are the places looked at at random)
@@ -84,6 +101,8 @@ static void run(const uint8_t *data, size_t size,
 					     reclaim_meeting_stand, pick);
 		if (i < nr_ops)
 			reclaim_world_apply(&world, &ops[i]);
+		if (!pick && i < nr_ops)
+			reclaim_world_stands(&world, -1, stood, NULL);
 	}
 	reclaim_world_destroy(&world);
 }

@@ -33,6 +33,17 @@ static const u8 meeting_kinds[] = {
 static u8 *tries;
 
 /*
+ * How often an op that may leave a memcg dying where it stands was put
+ * in, by that place (mlf_state_place()). An offline memcg whose last
+ * charges an eviction parked on it holds dies when it is unparked, and
+ * in the place it stood: the only way a dying memcg comes to stand on
+ * the young generation's tail (a stale walk leaves only live ones there),
+ * which no other kind of op would put in.
+ */
+#define ADVANCE_TRIES 8
+static u8 advance_tries[ST_NR_LRU_PLACES];
+
+/*
  * Whether a kind of op ever met a memcg in a stage (the world skips a
  * protect of an offline memcg), learnt from the meetings: the cell of the
  * last one has a counter by the next if its op applied.
@@ -81,10 +92,52 @@ static int new_cell(const struct mlf_state_cell *c, int kind, bool tree)
 	return mlf_states->met[i] || tries[i] >= MEETING_TRIES ? -1 : i;
 }
 
+static bool offered_to(int kind, int stage)
+{
+	return stages.applies[kind][stage] ||
+	       stages.offered[kind][stage] < MEETING_STAGE_TRIES;
+}
+
+/* whether some kind of op has a cell to meet at @c's place once dying */
+static bool dying_there_unmet(const struct mlf_state_cell *c)
+{
+	struct mlf_state_cell d = *c;
+	size_t k;
+
+	d.stage = ST_DYING;
+	for (k = 0; k < ARRAY_SIZE(meeting_kinds); k++)
+		if (offered_to(meeting_kinds[k], ST_DYING) &&
+		    new_cell(&d, meeting_kinds[k], false) >= 0)
+			return true;
+	return false;
+}
+
+/* an unpark of the eviction parked on an offline memcg, if its place has cells to meet once dying */
+static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
+			  const struct mlf_state_cell *c, int folio, int parked)
+{
+	struct mlf_state_cell d = *c;
+
+	d.stage = ST_DYING;
+	if (c->stage != ST_OFFLINE_REF || parked < 0 || c->gen == ST_NO_GEN ||
+	    advance_tries[mlf_state_place(&d)] >= ADVANCE_TRIES ||
+	    !dying_there_unmet(c) || mlf_rng_below(&p->g, ++p->seen))
+		return;
+	p->m = (struct mlf_meeting){ .at = p->at,
+				     .kind = RECLAIM_OP_UNPARK,
+				     .memcg = slot,
+				     .node = nid,
+				     .folio = folio,
+				     .parked = parked };
+	p->cells[0] = p->cells[1] = -1;
+	p->advance = mlf_state_place(&d);
+}
+
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 			   size_t size, uint64_t seed)
 {
 	memset(p, 0, sizeof(*p));
+	p->advance = -1;
 	p->g = mlf_rng_seeded(seed);
 	if (!mlf_states || !mlf_states->met)
 		return false;
@@ -125,8 +178,7 @@ void reclaim_meeting_stand(void *arg, int slot, int nid,
 
 		if ((kind == RECLAIM_OP_TOUCH && folio < 0) ||
 		    (kind == RECLAIM_OP_UNPARK && parked < 0) ||
-		    (!stages.applies[kind][c->stage] &&
-		     stages.offered[kind][c->stage] >= MEETING_STAGE_TRIES))
+		    !offered_to(kind, c->stage))
 			continue;
 		lru = new_cell(c, kind, false);
 		tree = new_cell(c, kind, true);
@@ -142,7 +194,9 @@ void reclaim_meeting_stand(void *arg, int slot, int nid,
 		p->cells[0] = lru;
 		p->cells[1] = tree;
 		p->stage = c->stage;
+		p->advance = -1;
 	}
+	advance_place(p, slot, nid, c, folio, parked);
 }
 
 bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m)
@@ -154,6 +208,13 @@ bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m)
 		if (!p->skipped)
 			meetless[p->hash % ARRAY_SIZE(meetless)] = p->hash;
 		return false;
+	}
+	if (p->advance >= 0) {
+		/* no cell of its own: the next meetings meet the dying memcg */
+		advance_tries[p->advance]++;
+		p->m.cell = -1;
+		*m = p->m;
+		return true;
 	}
 	for (i = 0; i < 2; i++)
 		if (p->cells[i] >= 0)

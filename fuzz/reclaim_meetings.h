@@ -26,6 +26,7 @@ struct reclaim_meeting_pick {
 	bool skipped; /* a place not looked at */
 	struct mlf_meeting m;
 	int cells[2]; /* the chosen op's new cells (-1: none) */
+	int advance; /* or the place it may leave a memcg dying at (-1: not) */
 	int stage;
 };
 

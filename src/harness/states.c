@@ -33,6 +33,16 @@ int mlf_state_index(const struct mlf_state_cell *c)
 	return i * ST_NR_DYINGS + c->dying;
 }
 
+int mlf_state_place(const struct mlf_state_cell *c)
+{
+	int i = c->stage;
+
+	i = i * ST_NR_GENS + c->gen;
+	i = i * ST_NR_SEGS + c->seg;
+	i = i * ST_NR_POS + c->pos;
+	return i * ST_NR_LENS + c->len;
+}
+
 int mlf_state_counter(const struct mlf_state_cell *c)
 {
 	int i;
@@ -44,12 +54,7 @@ int mlf_state_counter(const struct mlf_state_cell *c)
 		i = i * ST_NR_DYINGS + c->dying;
 		return ST_TREE_KIND * ST_NR_LRU_PLACES + i;
 	}
-	i = c->kind;
-	i = i * ST_NR_STAGES + c->stage;
-	i = i * ST_NR_GENS + c->gen;
-	i = i * ST_NR_SEGS + c->seg;
-	i = i * ST_NR_POS + c->pos;
-	return i * ST_NR_LENS + c->len;
+	return c->kind * ST_NR_LRU_PLACES + mlf_state_place(c);
 }
 
 /* @p if the map vouches for it as a live lrugen of @nid, else NULL */

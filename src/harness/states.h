@@ -96,6 +96,9 @@ extern struct mlf_state_table *mlf_states;
 
 int mlf_state_index(const struct mlf_state_cell *c);
 
+/* @c's place on the memcg LRU: 0 .. ST_NR_LRU_PLACES - 1, its kind aside */
+int mlf_state_place(const struct mlf_state_cell *c);
+
 /*
  * The engine's counter of @c: a function of the cell alone, so that the
  * processes of one campaign (libFuzzer's -fork jobs, a -merge) agree on
