@@ -112,6 +112,18 @@ static bool dying_there_unmet(const struct mlf_state_cell *c)
 	return false;
 }
 
+/* the meeting so far: an op of @kind on that memcg and node */
+static void choose(struct reclaim_meeting_pick *p, int kind, int slot, int nid,
+		   int folio, int parked)
+{
+	p->m = (struct mlf_meeting){ .at = p->at,
+				     .kind = kind,
+				     .memcg = slot,
+				     .node = nid,
+				     .folio = folio,
+				     .parked = parked };
+}
+
 /* an unpark of the eviction parked on an offline memcg, if its place has cells to meet once dying */
 static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
 			  const struct mlf_state_cell *c, int folio, int parked)
@@ -123,12 +135,7 @@ static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
 	    advance_tries[mlf_state_place(&d)] >= ADVANCE_TRIES ||
 	    !dying_there_unmet(c) || mlf_rng_below(&p->g, ++p->seen))
 		return;
-	p->m = (struct mlf_meeting){ .at = p->at,
-				     .kind = RECLAIM_OP_UNPARK,
-				     .memcg = slot,
-				     .node = nid,
-				     .folio = folio,
-				     .parked = parked };
+	choose(p, RECLAIM_OP_UNPARK, slot, nid, folio, parked);
 	p->cells[0] = p->cells[1] = -1;
 	p->advance = mlf_state_place(&d);
 }
@@ -185,12 +192,7 @@ void reclaim_meeting_stand(void *arg, int slot, int nid,
 		/* reservoir sampling: each place with the same chance */
 		if ((lru < 0 && tree < 0) || mlf_rng_below(&p->g, ++p->seen))
 			continue;
-		p->m = (struct mlf_meeting){ .at = p->at,
-					     .kind = kind,
-					     .memcg = slot,
-					     .node = nid,
-					     .folio = folio,
-					     .parked = parked };
+		choose(p, kind, slot, nid, folio, parked);
 		p->cells[0] = lru;
 		p->cells[1] = tree;
 		p->stage = c->stage;
