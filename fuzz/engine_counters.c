@@ -21,10 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern unsigned char __start___libfuzzer_extra_counters[]
-	__attribute__((weak, visibility("hidden")));
-extern unsigned char __stop___libfuzzer_extra_counters[]
-	__attribute__((weak, visibility("hidden")));
+#include "sections.h"
+
+MLF_SECTION_BOUNDS(__libfuzzer_extra_counters);
 
 void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop);
 void __sanitizer_cov_trace_pc_guard(uint32_t *guard);

@@ -94,15 +94,15 @@ static void run(const uint8_t *data, size_t size,
 	reclaim_world_init(&world, header.nr_nodes, header.pool_size);
 	for (i = 0; i <= nr_ops; i++) {
 		if (pick && reclaim_meeting_looks(pick, i, nr_ops))
-			reclaim_world_stands(&world, -1, reclaim_meeting_stand,
+			reclaim_world_stands(&world, -1, true, reclaim_meeting_stand,
 					     pick);
 		else if (pick && op_memcg(i) >= 0)
-			reclaim_world_stands(&world, op_memcg(i),
+			reclaim_world_stands(&world, op_memcg(i), true,
 					     reclaim_meeting_stand, pick);
 		if (i < nr_ops)
 			reclaim_world_apply(&world, &ops[i]);
 		if (!pick && i < nr_ops)
-			reclaim_world_stands(&world, -1, stood, NULL);
+			reclaim_world_stands(&world, -1, false, stood, NULL);
 	}
 	reclaim_world_destroy(&world);
 }

@@ -98,16 +98,14 @@ static bool offered_to(int kind, int stage)
 	       stages.offered[kind][stage] < MEETING_STAGE_TRIES;
 }
 
-/* whether some kind of op has a cell to meet at @c's place once dying */
-static bool dying_there_unmet(const struct mlf_state_cell *c)
+/* whether some kind of op has a cell to meet at @d, a dying memcg's place */
+static bool unmet_there(const struct mlf_state_cell *d)
 {
-	struct mlf_state_cell d = *c;
 	size_t k;
 
-	d.stage = ST_DYING;
 	for (k = 0; k < ARRAY_SIZE(meeting_kinds); k++)
 		if (offered_to(meeting_kinds[k], ST_DYING) &&
-		    new_cell(&d, meeting_kinds[k], false) >= 0)
+		    new_cell(d, meeting_kinds[k], false) >= 0)
 			return true;
 	return false;
 }
@@ -124,20 +122,25 @@ static void choose(struct reclaim_meeting_pick *p, int kind, int slot, int nid,
 				     .parked = parked };
 }
 
-/* an unpark of the eviction parked on an offline memcg, if its place has cells to meet once dying */
+/*
+ * An unpark of the eviction parked on an offline memcg, if its place has
+ * cells to meet once it is dying there
+ */
 static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
 			  const struct mlf_state_cell *c, int folio, int parked)
 {
 	struct mlf_state_cell d = *c;
+	int place;
 
 	d.stage = ST_DYING;
+	place = mlf_state_place(&d);
 	if (c->stage != ST_OFFLINE_REF || parked < 0 || c->gen == ST_NO_GEN ||
-	    advance_tries[mlf_state_place(&d)] >= ADVANCE_TRIES ||
-	    !dying_there_unmet(c) || mlf_rng_below(&p->g, ++p->seen))
+	    advance_tries[place] >= ADVANCE_TRIES || !unmet_there(&d) ||
+	    mlf_rng_below(&p->g, ++p->seen))
 		return;
 	choose(p, RECLAIM_OP_UNPARK, slot, nid, folio, parked);
 	p->cells[0] = p->cells[1] = -1;
-	p->advance = mlf_state_place(&d);
+	p->advance = place;
 }
 
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,

@@ -20,15 +20,11 @@
  */
 #include <stddef.h>
 
+#include "sections.h"
+
 void AnnotateBenignRaceSized(const char *file, int line,
 			     const volatile void *mem, long size,
 			     const char *desc);
-
-#define MLF_SECTION_BOUNDS(sec)						\
-	extern unsigned char __start_##sec[]				\
-		__attribute__((weak, visibility("hidden")));		\
-	extern unsigned char __stop_##sec[]				\
-		__attribute__((weak, visibility("hidden")))
 
 MLF_SECTION_BOUNDS(__sancov_cntrs);
 MLF_SECTION_BOUNDS(__libfuzzer_extra_counters);

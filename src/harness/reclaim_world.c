@@ -186,23 +186,22 @@ void reclaim_world_states_attach(unsigned char *feedback, size_t size)
 	mlf_states_attach("reclaim", names, ST_NR_KINDS, feedback, size);
 }
 
-void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
-			  reclaim_stand_fn fn, void *arg)
+/*
+ * One folio and one parked eviction of each memcg (@only >= 0: of that
+ * one) on each node, -1 where it has none
+ */
+static void find_handles(const struct mlf_reclaim_world *rw, int only,
+			 int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES],
+			 int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES])
 {
 	const struct mlf_reclaim_folio_model *m = &rw->rcs.model;
-	/* one folio and one parked eviction of each memcg on each node */
-	int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
-	int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
-	struct mlf_state_cell c;
-	int slot, nid, k;
+	int k;
 
-	if (!mlf_states)
-		return;
-	memset(folio, -1, sizeof(folio));
-	memset(parked, -1, sizeof(parked));
+	memset(folio, -1, sizeof(int[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES]));
+	memset(parked, -1, sizeof(int[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES]));
 	for (k = 0; k < m->nr; k++)
 		if (m->used[k] && m->memcg[k] < MLF_RECLAIM_MAX_POOL &&
-		    m->node[k] < MAX_NUMNODES)
+		    m->node[k] < MAX_NUMNODES && (only < 0 || m->memcg[k] == only))
 			folio[m->memcg[k]][m->node[k]] = k;
 	for (k = 0; k < MLF_RECLAIM_MAX_PARKED; k++) {
 		const struct mlf_reclaim_parked *pk = &rw->rcs.parked[k];
@@ -210,13 +209,27 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 		if (pk->used && pk->memcg >= 0 && pk->memcg < MLF_RECLAIM_MAX_POOL)
 			parked[pk->memcg][pk->ev.lruvec->pgdat->node_id] = k;
 	}
+}
+
+void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
+			  bool handles, reclaim_stand_fn fn, void *arg)
+{
+	int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
+	int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
+	struct mlf_state_cell c;
+	int slot, nid;
+
+	if (!mlf_states)
+		return;
+	if (handles)
+		find_handles(rw, only, folio, parked);
 	for (slot = 0; slot < rw->w.cs.pool_size; slot++) {
 		if (only >= 0 && slot != only)
 			continue;
 		for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
 			mlf_state_cell_of(&rw->w.cs, slot, nid, 0, &c);
-			fn(arg, slot, nid, &c, folio[slot][nid],
-			   parked[slot][nid]);
+			fn(arg, slot, nid, &c, handles ? folio[slot][nid] : -1,
+			   handles ? parked[slot][nid] : -1);
 			/* no memcg: one place, not one per node */
 			if (c.stage == ST_GONE)
 				break;

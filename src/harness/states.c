@@ -20,19 +20,6 @@ static const char *const len_names[] = { "1", "2", "3+", "-" };
 static const char *const depth_names[] = { "1", "2", "3+" };
 static const char *const dying_names[] = { "0", "1", "2+" };
 
-int mlf_state_index(const struct mlf_state_cell *c)
-{
-	int i = c->kind;
-
-	i = i * ST_NR_STAGES + c->stage;
-	i = i * ST_NR_GENS + c->gen;
-	i = i * ST_NR_SEGS + c->seg;
-	i = i * ST_NR_POS + c->pos;
-	i = i * ST_NR_LENS + c->len;
-	i = i * ST_NR_DEPTHS + c->depth;
-	return i * ST_NR_DYINGS + c->dying;
-}
-
 int mlf_state_place(const struct mlf_state_cell *c)
 {
 	int i = c->stage;
@@ -41,6 +28,14 @@ int mlf_state_place(const struct mlf_state_cell *c)
 	i = i * ST_NR_SEGS + c->seg;
 	i = i * ST_NR_POS + c->pos;
 	return i * ST_NR_LENS + c->len;
+}
+
+int mlf_state_index(const struct mlf_state_cell *c)
+{
+	int i = c->kind * ST_NR_LRU_PLACES + mlf_state_place(c);
+
+	i = i * ST_NR_DEPTHS + c->depth;
+	return i * ST_NR_DYINGS + c->dying;
 }
 
 int mlf_state_counter(const struct mlf_state_cell *c)
