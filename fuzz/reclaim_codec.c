@@ -112,6 +112,7 @@ size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 			op->nodes = next(&r);
 			break;
 		case RECLAIM_OP_SOFT:
+		case RECLAIM_OP_FREE:
 			op->memcg = next(&r) % h->pool_size;
 			op->node = next(&r) % h->nr_nodes;
 			break;
@@ -229,6 +230,7 @@ size_t mlf_reclaim_encode_op(const struct mlf_reclaim_op *op, uint8_t *out)
 		out[n++] = op->nodes;
 		break;
 	case RECLAIM_OP_SOFT:
+	case RECLAIM_OP_FREE:
 		out[n++] = op->memcg;
 		out[n++] = op->node;
 		break;
@@ -369,6 +371,7 @@ void mlf_reclaim_print_op(FILE *out, const struct mlf_reclaim_op *op)
 		fprintf(out, " m%d n%d nodes=%d", op->memcg, op->node, op->nodes);
 		break;
 	case RECLAIM_OP_SOFT:
+	case RECLAIM_OP_FREE:
 		fprintf(out, " m%d n%d", op->memcg, op->node);
 		break;
 	case RECLAIM_OP_ZONE:

@@ -20,7 +20,7 @@
  *     park m n flags d | unpark k | shadow m n nodes | soft m n
  *     zone nz managed min gap boost reserve free (nz: bit0 node, bit1
  *       zone) | slab m n s objects-1 | sysctl flags (bit0
- *       recursiveprot, bit1 tiering)
+ *       recursiveprot, bit1 tiering) | free m n
  */
 #ifndef _MLF_FUZZ_RECLAIM_CODEC_H
 #define _MLF_FUZZ_RECLAIM_CODEC_H

@@ -27,6 +27,7 @@ static const u8 meeting_kinds[] = {
 	RECLAIM_OP_TOUCH,      RECLAIM_OP_AGE,	   RECLAIM_OP_PROTECT,
 	RECLAIM_OP_SWAPPINESS, RECLAIM_OP_PARK,	   RECLAIM_OP_UNPARK,
 	RECLAIM_OP_SHADOW,     RECLAIM_OP_SOFT,	   RECLAIM_OP_SLAB,
+	RECLAIM_OP_FREE,
 };
 
 /* how often each cell was offered */
@@ -34,11 +35,11 @@ static u8 *tries;
 
 /*
  * How often an op that may leave a memcg dying where it stands was put
- * in, by that place (mlf_state_place()). An offline memcg whose last
- * charges an eviction parked on it holds dies when it is unparked, and
- * in the place it stood: the only way a dying memcg comes to stand on
- * the young generation's tail (a stale walk leaves only live ones there),
- * which no other kind of op would put in.
+ * in, by that place (mlf_state_place()). An offline memcg dies where it
+ * stands when its last charges go: freed (truncation), or put back by a
+ * parked eviction that held them. That is how a dying memcg comes to
+ * stand on the young generation's tail (a stale walk leaves only live
+ * ones there), and the op has no new cell of its own to be put in for.
  */
 #define ADVANCE_TRIES 8
 static u8 advance_tries[ST_NR_LRU_PLACES];
@@ -123,22 +124,26 @@ static void choose(struct reclaim_meeting_pick *p, int kind, int slot, int nid,
 }
 
 /*
- * An unpark of the eviction parked on an offline memcg, if its place has
- * cells to meet once it is dying there
+ * A free of an offline memcg's folios or an unpark of the eviction parked
+ * on it, if its place has cells to meet once it is dying there. A guess:
+ * other folios or other references may keep it alive.
  */
 static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
 			  const struct mlf_state_cell *c, int folio, int parked)
 {
 	struct mlf_state_cell d = *c;
-	int place;
+	int place, kind;
 
 	d.stage = ST_DYING;
 	place = mlf_state_place(&d);
-	if (c->stage != ST_OFFLINE_REF || parked < 0 || c->gen == ST_NO_GEN ||
-	    advance_tries[place] >= ADVANCE_TRIES || !unmet_there(&d) ||
-	    mlf_rng_below(&p->g, ++p->seen))
+	if (c->stage != ST_OFFLINE_REF || (parked < 0 && folio < 0) ||
+	    c->gen == ST_NO_GEN || advance_tries[place] >= ADVANCE_TRIES ||
+	    !unmet_there(&d) || mlf_rng_below(&p->g, ++p->seen))
 		return;
-	choose(p, RECLAIM_OP_UNPARK, slot, nid, folio, parked);
+	kind = parked >= 0 && (folio < 0 || mlf_rng_one_in(&p->g, 2)) ?
+		       RECLAIM_OP_UNPARK :
+		       RECLAIM_OP_FREE;
+	choose(p, kind, slot, nid, folio, parked);
 	p->cells[0] = p->cells[1] = -1;
 	p->advance = place;
 }

@@ -187,6 +187,7 @@ static const struct {
 			      B(F_MEMCG) | B(F_NODE) | B(F_SHRINKER) |
 				      B(F_OBJECTS) },
 	[RECLAIM_OP_SYSCTL] = { B(F_RECURSIVEPROT) | B(F_TIERING), 0 },
+	[RECLAIM_OP_FREE] = { B(F_MEMCG) | B(F_NODE), B(F_MEMCG) | B(F_NODE) },
 };
 
 /* Which field a token is; F_NR if none. @key gets the key of key=value. */

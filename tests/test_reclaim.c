@@ -127,6 +127,42 @@ TEST(isolated_parked)
 	teardown();
 }
 
+/*
+ * free (truncation) uncharges the folios on the node's LRU and leaves those
+ * a parked eviction holds isolated; the last charge of an offline memcg
+ * takes its reference, and it is dying where it stood on the memcg LRU
+ */
+TEST(free_leaves_the_isolated_and_kills_in_place)
+{
+	struct lru_gen_folio *lrugen;
+	long isolated;
+	int gen;
+
+	setup(16, 0);
+	op(RECLAIM_OP_PARK, 0, 0, 0, 0);
+	isolated = list_count_nodes(&rw.rcs.parked[0].ev.list);
+	EXPECT(isolated > 0 && isolated < 16);
+	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
+	lrugen = &lv(0, 0)->lrugen;
+	gen = lrugen->gen;
+	op(RECLAIM_OP_FREE, 0, 0, 0, 0);
+	EXPECT_EQ(atomic_long_read(&rw.w.cs.slots[0].memcg->memory.usage),
+		  isolated);
+	EXPECT_EQ(rw.w.cs.slots[0].state, SLOT_OFFLINE);
+	/* what the eviction does not free it puts back on the LRU */
+	op(RECLAIM_OP_UNPARK, 0, 0, 0, 0);
+	op(RECLAIM_OP_FREE, 0, 0, 0, 0);
+	EXPECT_EQ(atomic_long_read(&rw.w.cs.slots[0].memcg->memory.usage), 0);
+	EXPECT_EQ(rw.w.cs.slots[0].state, SLOT_DEAD);
+	EXPECT(!hlist_nulls_unhashed(&lrugen->list));
+	EXPECT_EQ(lrugen->gen, gen);
+	/* a dying memcg has no folios to free */
+	EXPECT(!reclaim_world_apply(&rw, &(struct mlf_reclaim_op){
+						 .kind = RECLAIM_OP_FREE }));
+	EXPECT_CLEAN();
+	teardown();
+}
+
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
 TEST(throttle)
 {

@@ -37,6 +37,7 @@ static const char *const op_names[RECLAIM_OP_NR] = {
 	[RECLAIM_OP_UNPARK] = "unpark",	  [RECLAIM_OP_SHADOW] = "shadow",
 	[RECLAIM_OP_SOFT] = "soft",	  [RECLAIM_OP_ZONE] = "zone",
 	[RECLAIM_OP_SLAB] = "slab",	  [RECLAIM_OP_SYSCTL] = "sysctl",
+	[RECLAIM_OP_FREE] = "free",
 };
 
 const char *mlf_reclaim_op_name(int kind)
@@ -279,6 +280,7 @@ static void cells_before(const struct mlf_reclaim_world *rw,
 	case RECLAIM_OP_SHADOW:
 	case RECLAIM_OP_SOFT:
 	case RECLAIM_OP_SLAB:
+	case RECLAIM_OP_FREE:
 		node = op->node;
 		break;
 	}
@@ -527,13 +529,21 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 	return true;
 }
 
-/* folios of a memcg going away: uncharged and off the LRU (truncation) */
-static void drain_folios(struct mlf_reclaim_world *rw, int slot)
+/*
+ * Folios of a memcg going away, uncharged and off the LRU: every one
+ * (@nid < 0: the memcg is released), or those on node @nid's LRU
+ * (truncation and unmap; one that a parked eviction holds isolated stays,
+ * as truncate_inode_pages() waits on the folio lock its reclaimer holds)
+ */
+static void drain_folios(struct mlf_reclaim_world *rw, int slot, int nid)
 {
 	int i;
 
 	for (i = 0; i < rw->rcs.model.nr; i++) {
 		if (!rw->rcs.model.used[i] || rw->rcs.model.memcg[i] != slot)
+			continue;
+		if (nid >= 0 && (rw->rcs.model.node[i] != nid ||
+				 !folio_test(&rw->folios[i], PG_lru)))
 			continue;
 		lru_gen_remove_folio(&rw->folios[i]);
 		rw->folios[i].flags = 0;
@@ -843,7 +853,7 @@ static bool apply_op(struct mlf_reclaim_world *rw,
 	case RECLAIM_OP_RELEASE:
 		if (s->state != SLOT_DEAD)
 			return false;
-		drain_folios(rw, op->memcg);
+		drain_folios(rw, op->memcg, -1);
 		mlf_lrugen_map_del_memcg(&rw->w.cs.map, s->memcg, op->memcg,
 					 rw->w.cs.nr_nodes);
 		css_release(s->memcg);
@@ -895,6 +905,16 @@ static bool apply_op(struct mlf_reclaim_world *rw,
 		if (s->state == SLOT_EMPTY)
 			return false;
 		lru_gen_age(get_lruvec(s->memcg, op->node));
+		break;
+	case RECLAIM_OP_FREE:
+		/*
+		 * Truncation and unmap: of a memcg whose folios hold it (a
+		 * dying one has none); the last charge of an offline one
+		 * takes its reference with it (below)
+		 */
+		if (s->state != SLOT_ONLINE && s->state != SLOT_OFFLINE)
+			return false;
+		drain_folios(rw, op->memcg, op->node);
 		break;
 	case RECLAIM_OP_PROTECT:
 		/* memory.min / memory.low: files of an online cgroup only */
@@ -1099,7 +1119,7 @@ void reclaim_world_destroy(struct mlf_reclaim_world *rw)
 	for (i = 0; i < rw->w.cs.pool_size; i++) {
 		if (!rw->w.cs.slots[i].memcg)
 			continue;
-		drain_folios(rw, i);
+		drain_folios(rw, i, -1);
 		if (rw->charge_ref[i]) {
 			rw->charge_ref[i] = false;
 			put_ref(rw, i);

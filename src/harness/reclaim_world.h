@@ -47,6 +47,7 @@ enum mlf_reclaim_op_kind {
 	RECLAIM_OP_ZONE,	/* zone n z managed min gap boost reserve free */
 	RECLAIM_OP_SLAB,	/* slab m n s objects: list_lru_add */
 	RECLAIM_OP_SYSCTL,	/* sysctl recursiveprot tiering */
+	RECLAIM_OP_FREE,	/* free m n: truncate / unmap its folios there */
 	RECLAIM_OP_NR,
 };
 

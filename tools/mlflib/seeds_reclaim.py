@@ -33,6 +33,7 @@ def wbdone(m): return "wbdone m%d" % m
 def age(m, n): return "age m%d n%d" % (m, n)
 def touch(f): return "touch f%d" % f
 def unpark(k): return "unpark p%d" % k
+def free(m, n): return "free m%d n%d" % (m, n)
 
 
 def _folios(name, m, n, flags, count):
@@ -203,12 +204,13 @@ def stayer(m, nodes, b=7):
 
 def measure(stage):
     """Every op kind but online, offline, release and reclaim on m0, none of
-    which moves it (touch meets it through f0, unpark through p1)."""
+    which moves it (touch meets it through f0, unpark through p1; free
+    last, leaving f0, which p0 holds isolated)."""
     ops = [wbdone(X), age(X, 0), swappiness(X, 2), shadow(X, 0, 1)]
     if stage == "online":
         ops = [protect(X, 0, 0)] + ops + [add(X, 0, 0, 1), refault(X, 0, FILE, 1)]
     if stage != "dying":
-        ops = [touch(X_FOLIO)] + ops + [park(X, 0), unpark(1)]
+        ops = [touch(X_FOLIO)] + ops + [park(X, 0), unpark(1), free(X, 0)]
     return ops
 
 

@@ -71,6 +71,8 @@ RECLAIM_KINDS = collections.OrderedDict([
     ("shadow", (WITH_MEMCG, "shadow needs a memcg")),
     ("soft", (LIVE, "soft reclaim rotates a memcg the harness holds a reference to")),
     ("slab", (("online",), "kmem objects are charged to an online memcg")),
+    ("free", (LIVE, "each charged folio holds its memcg's css: a dying memcg has none to "
+                    "free")),
 ])
 
 KINDS = {"memcg_lru": MEMCG_LRU_KINDS, "reclaim": RECLAIM_KINDS}
