@@ -273,9 +273,11 @@ bool mlf_meeting_mutate(const struct mlf_format *f, uint8_t *data,
 
 	if (!f->meeting_record || !mlf_target_meeting)
 		return false;
+	if (!mlf_target_meeting(data, &size, max, mlf_rng_next64(g), m))
+		return false;
 	f->split(data, size, &cur);
-	if (!mlf_target_meeting(data, size, mlf_rng_next64(g), m) ||
-	    m->at > cur.n)
+	/* a target's bug: meetings_selftest fails on it */
+	if (m->at > cur.n)
 		return false;
 	j = open_gap(&cur, m->at, 1);
 	f->meeting_record(&cur, m, g, &cur.r[j]);

@@ -91,18 +91,23 @@ struct mlf_format {
 };
 
 /*
- * Run @data in the target and pick one meeting (above) at random with
- * @seed; false if there is none. The fuzz target defines it if its world
- * notes states (fuzz/reclaim.c); elsewhere (AFL++'s mutator, which runs
- * outside the target, and the other targets) it is absent.
+ * Run @data (@size bytes, room for @max) in the target and pick one
+ * meeting (above) at random with @seed; false if there is none. The target
+ * may pick it in an input of its own choice instead (one it ran that took
+ * a memcg where none had stood): then it writes that input over @data and
+ * its length to @size. The fuzz target defines it if its world notes
+ * states (fuzz/reclaim.c); elsewhere (AFL++'s mutator, which runs outside
+ * the target, and the other targets) it is absent.
  */
-bool mlf_target_meeting(const uint8_t *data, size_t size, uint64_t seed,
-			struct mlf_meeting *m) __attribute__((weak));
+bool mlf_target_meeting(uint8_t *data, size_t *size, size_t max,
+			uint64_t seed, struct mlf_meeting *m)
+	__attribute__((weak));
 
 /*
- * A meeting as a mutation: @data (@size bytes, room for @max) with the op
- * of the meeting the target picks (@m, drawn from @g) put in; its new
- * length in @len. False, @data as it was, if there is no meeting.
+ * A meeting as a mutation: @data (@size bytes, room for @max), or the
+ * input the target chose instead, with the op of the meeting the target
+ * picks (@m, drawn from @g) put in; its new length in @len. False, @data
+ * as it was, if there is no meeting.
  */
 bool mlf_meeting_mutate(const struct mlf_format *f, uint8_t *data,
 			size_t size, size_t max, struct mlf_rng *g,

@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "context.h"
 #include "engine_counters.h"
@@ -64,11 +65,63 @@ static unsigned char state_feedback[ST_NR_COUNTERS]
 static unsigned char stood_feedback[ST_NR_LRU_PLACES]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
 
+/*
+ * Places just found: an input this process ran that took a memcg, before
+ * its op @at, to a place where none had stood before. The engine picks the
+ * inputs to mutate among all it keeps, and a meeting looks at a few places
+ * of each, so a place that only a long history builds (one input of
+ * thousands, before one op of hundreds) would wait long for a meeting:
+ * meetings look there first, until it has nothing left to meet.
+ */
+#define FRESH_PLACES 64
+static struct fresh_place {
+	uint8_t *data;
+	size_t size, at;
+	int slot;
+} fresh[FRESH_PLACES];
+static unsigned int fresh_first, nr_fresh;
+static bool stood_before[ST_NR_LRU_PLACES];
+/* the input run() runs, and the op it is before */
+static const uint8_t *run_data;
+static size_t run_size, run_at;
+
+/* the oldest place gives way when the queue is full */
+static void fresh_pop(void)
+{
+	free(fresh[fresh_first].data);
+	fresh[fresh_first].data = NULL;
+	fresh_first = (fresh_first + 1) % FRESH_PLACES;
+	nr_fresh--;
+}
+
+static void fresh_push(int slot)
+{
+	struct fresh_place *fp;
+
+	if (nr_fresh == FRESH_PLACES)
+		fresh_pop();
+	fp = &fresh[(fresh_first + nr_fresh) % FRESH_PLACES];
+	fp->data = malloc(run_size ? run_size : 1);
+	if (!fp->data)
+		return;
+	memcpy(fp->data, run_data, run_size);
+	fp->size = run_size;
+	fp->at = run_at;
+	fp->slot = slot;
+	nr_fresh++;
+}
+
 static void stood(void *arg, int slot, int nid, const struct mlf_state_cell *c,
 		  int folio, int parked)
 {
-	(void)arg, (void)slot, (void)nid, (void)folio, (void)parked;
-	stood_feedback[mlf_state_place(c)] = 1;
+	int place = mlf_state_place(c);
+
+	(void)arg, (void)nid, (void)folio, (void)parked;
+	stood_feedback[place] = 1;
+	if (!stood_before[place]) {
+		stood_before[place] = true;
+		fresh_push(slot);
+	}
 }
 
 /*
@@ -83,6 +136,23 @@ static int op_memcg(size_t i)
 	return ops[i].memcg % header.pool_size;
 }
 
+/* where a meeting looks before op @i; false: nothing more to look at */
+static bool look(struct reclaim_meeting_pick *pick, size_t i)
+{
+	int only;
+
+	if (reclaim_meeting_looks(pick, i, nr_ops))
+		only = -1; /* every memcg */
+	else if (pick->focus >= 0)
+		only = i == pick->focus_at ? pick->focus : -2;
+	else
+		only = op_memcg(i) >= 0 ? op_memcg(i) : -2;
+	if (only >= -1)
+		reclaim_world_stands(&world, only, true, reclaim_meeting_stand,
+				     pick);
+	return pick->focus < 0 || i < pick->focus_at;
+}
+
 static void run(const uint8_t *data, size_t size,
 		struct reclaim_meeting_pick *pick)
 {
@@ -92,30 +162,47 @@ static void run(const uint8_t *data, size_t size,
 	nr_ops = mlf_reclaim_decode(data, size, &header, ops,
 				    MLF_RECLAIM_MAX_OPS);
 	reclaim_world_init(&world, header.nr_nodes, header.pool_size);
+	run_data = data;
+	run_size = size;
 	for (i = 0; i <= nr_ops; i++) {
-		if (pick && reclaim_meeting_looks(pick, i, nr_ops))
-			reclaim_world_stands(&world, -1, true, reclaim_meeting_stand,
-					     pick);
-		else if (pick && op_memcg(i) >= 0)
-			reclaim_world_stands(&world, op_memcg(i), true,
-					     reclaim_meeting_stand, pick);
-		if (i < nr_ops)
-			reclaim_world_apply(&world, &ops[i]);
-		if (!pick && i < nr_ops)
+		if (pick && !look(pick, i))
+			break;
+		if (i == nr_ops)
+			break;
+		reclaim_world_apply(&world, &ops[i]);
+		run_at = i + 1;
+		if (!pick)
 			reclaim_world_stands(&world, -1, false, stood, NULL);
 	}
 	reclaim_world_destroy(&world);
 }
 
-bool mlf_target_meeting(const uint8_t *data, size_t size, uint64_t seed,
-			struct mlf_meeting *m)
+static bool meeting(const uint8_t *data, size_t size, uint64_t seed,
+		    int focus, size_t focus_at, struct mlf_meeting *m)
 {
 	struct reclaim_meeting_pick pick;
 
-	if (!reclaim_meeting_begin(&pick, data, size, seed))
+	if (!reclaim_meeting_begin(&pick, data, size, seed, focus, focus_at))
 		return false;
 	run(data, size, &pick);
 	return reclaim_meeting_end(&pick, m);
+}
+
+bool mlf_target_meeting(uint8_t *data, size_t *size, size_t max,
+			uint64_t seed, struct mlf_meeting *m)
+{
+	while (nr_fresh) {
+		struct fresh_place *fp = &fresh[fresh_first];
+
+		if (fp->size <= max &&
+		    meeting(fp->data, fp->size, seed, fp->slot, fp->at, m)) {
+			memcpy(data, fp->data, fp->size);
+			*size = fp->size;
+			return true;
+		}
+		fresh_pop();
+	}
+	return meeting(data, *size, seed, -1, 0, m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -149,10 +149,15 @@ static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
 }
 
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
-			   size_t size, uint64_t seed)
+			   size_t size, uint64_t seed, int focus,
+			   size_t focus_at)
 {
 	memset(p, 0, sizeof(*p));
 	p->advance = -1;
+	p->focus = focus;
+	p->focus_at = focus_at;
+	/* one place looked at: the input is not found meetless */
+	p->skipped = focus >= 0;
 	p->g = mlf_rng_seeded(seed);
 	if (!mlf_states || !mlf_states->met)
 		return false;
@@ -175,6 +180,8 @@ bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at, size_t nr)
 {
 	p->at = at;
+	if (p->focus >= 0)
+		return false;
 	if (mlf_rng_below(&p->g, nr + 1) < MEETING_LOOKS)
 		return true;
 	p->skipped = true;

@@ -28,11 +28,18 @@ struct reclaim_meeting_pick {
 	int cells[2]; /* the chosen op's new cells (-1: none) */
 	int advance; /* or the place it may leave a memcg dying at (-1: not) */
 	int stage;
+	/* look only where memcg @focus stands before op @focus_at (-1: all) */
+	int focus;
+	size_t focus_at;
 };
 
-/* false: no place to meet in this input (it had none before) */
+/*
+ * false: no place to meet in this input (it had none before); @focus >= 0:
+ * look only where that memcg stands before op @focus_at
+ */
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
-			   size_t size, uint64_t seed);
+			   size_t size, uint64_t seed, int focus,
+			   size_t focus_at);
 /*
  * Whether to look where every memcg stands before op @at of @nr (@nr:
  * after the last), rather than only the one that op names; sets @at. A few
