@@ -56,13 +56,14 @@ static unsigned char state_feedback[ST_NR_COUNTERS]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
 
 /*
- * Where each memcg stands after each op, whether or not an op meets it
- * there, as counters of their own (not state coverage): an input that
- * leaves a memcg in a new place is kept, for a meeting to find it there
- * and put in the ops that meet it (the places that take several ops to
- * build: a stale walk's young tail, then the memcg dying in it)
+ * Where each memcg stands after each op, on the memcg LRU and in the
+ * tree, whether or not an op meets it there, as counters of their own (not
+ * state coverage): an input that leaves a memcg in a new place is kept,
+ * for a meeting to find it there and put in the ops that meet it (the
+ * places that take several ops to build: a stale walk's young tail, then
+ * the memcg dying in it; a memcg under two offline ancestors)
  */
-static unsigned char stood_feedback[ST_NR_LRU_PLACES]
+static unsigned char stood_feedback[ST_NR_LRU_PLACES + ST_NR_TREE_PLACES]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
 
 /*
@@ -80,7 +81,7 @@ static struct fresh_place {
 	int slot;
 } fresh[FRESH_PLACES];
 static unsigned int fresh_first, nr_fresh;
-static bool stood_before[ST_NR_LRU_PLACES];
+static bool stood_before[ARRAY_SIZE(stood_feedback)];
 /* the input run() runs, and the op it is before */
 static const uint8_t *run_data;
 static size_t run_size, run_at;
@@ -111,17 +112,26 @@ static void fresh_push(int slot)
 	nr_fresh++;
 }
 
-static void stood(void *arg, int slot, int nid, const struct mlf_state_cell *c,
-		  int folio, int parked)
+/* whether no memcg had stood at @place before */
+static bool stand(int place)
 {
-	int place = mlf_state_place(c);
+	bool first = !stood_before[place];
 
-	(void)arg, (void)nid, (void)folio, (void)parked;
 	stood_feedback[place] = 1;
-	if (!stood_before[place]) {
-		stood_before[place] = true;
+	stood_before[place] = true;
+	return first;
+}
+
+static void stood(void *arg, int slot, int nid, const struct mlf_state_cell *c,
+		  int up, int folio, int parked)
+{
+	bool lru, tree;
+
+	(void)arg, (void)nid, (void)up, (void)folio, (void)parked;
+	lru = stand(mlf_state_place(c));
+	tree = stand(ST_NR_LRU_PLACES + mlf_state_tree_place(c));
+	if (lru || tree)
 		fresh_push(slot);
-	}
 }
 
 /*

@@ -45,6 +45,14 @@ static u8 *tries;
 static u8 advance_tries[ST_NR_LRU_PLACES];
 
 /*
+ * How often an offline of a memcg's nearest online ancestor was put in,
+ * by the place in the tree it may take an offline memcg below to (one
+ * offline ancestor more): that place is built from the bottom up, as
+ * rmdir refuses a cgroup with an online child.
+ */
+static u8 deepen_tries[ST_NR_TREE_PLACES];
+
+/*
  * Whether a kind of op ever met a memcg in a stage (the world skips a
  * protect of an offline memcg), learnt from the meetings: the cell of the
  * last one has a counter by the next if its op applied.
@@ -99,14 +107,14 @@ static bool offered_to(int kind, int stage)
 	       stages.offered[kind][stage] < MEETING_STAGE_TRIES;
 }
 
-/* whether some kind of op has a cell to meet at @d, a dying memcg's place */
-static bool unmet_there(const struct mlf_state_cell *d)
+/* whether some kind of op has a cell of a family to meet at place @d */
+static bool unmet_there(const struct mlf_state_cell *d, bool tree)
 {
 	size_t k;
 
 	for (k = 0; k < ARRAY_SIZE(meeting_kinds); k++)
-		if (offered_to(meeting_kinds[k], ST_DYING) &&
-		    new_cell(d, meeting_kinds[k], false) >= 0)
+		if (offered_to(meeting_kinds[k], d->stage) &&
+		    new_cell(d, meeting_kinds[k], tree) >= 0)
 			return true;
 	return false;
 }
@@ -138,14 +146,38 @@ static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
 	place = mlf_state_place(&d);
 	if (c->stage != ST_OFFLINE_REF || (parked < 0 && folio < 0) ||
 	    c->gen == ST_NO_GEN || advance_tries[place] >= ADVANCE_TRIES ||
-	    !unmet_there(&d) || mlf_rng_below(&p->g, ++p->seen))
+	    !unmet_there(&d, false) || mlf_rng_below(&p->g, ++p->seen))
 		return;
 	kind = parked >= 0 && (folio < 0 || mlf_rng_one_in(&p->g, 2)) ?
 		       RECLAIM_OP_UNPARK :
 		       RECLAIM_OP_FREE;
 	choose(p, kind, slot, nid, folio, parked);
 	p->cells[0] = p->cells[1] = -1;
-	p->advance = place;
+	p->advance = &advance_tries[place];
+}
+
+/*
+ * An offline of the nearest online ancestor (@up) of an offline memcg, if
+ * its place in the tree has cells to meet with one offline ancestor more.
+ * A guess: rmdir refuses an ancestor with another online child.
+ */
+static void deepen_place(struct reclaim_meeting_pick *p, int nid,
+			 const struct mlf_state_cell *c, int up)
+{
+	struct mlf_state_cell d = *c;
+	int place;
+
+	if ((c->stage != ST_OFFLINE_REF && c->stage != ST_DYING) || up < 0 ||
+	    c->dying == ST_DYING2)
+		return;
+	d.dying++;
+	place = mlf_state_tree_place(&d);
+	if (deepen_tries[place] >= ADVANCE_TRIES || !unmet_there(&d, true) ||
+	    mlf_rng_below(&p->g, ++p->seen))
+		return;
+	choose(p, RECLAIM_OP_OFFLINE, up, nid, -1, -1);
+	p->cells[0] = p->cells[1] = -1;
+	p->advance = &deepen_tries[place];
 }
 
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
@@ -153,7 +185,6 @@ bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 			   size_t focus_at)
 {
 	memset(p, 0, sizeof(*p));
-	p->advance = -1;
 	p->focus = focus;
 	p->focus_at = focus_at;
 	/* one place looked at: the input is not found meetless */
@@ -189,7 +220,7 @@ bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at, size_t nr)
 }
 
 void reclaim_meeting_stand(void *arg, int slot, int nid,
-			   const struct mlf_state_cell *c, int folio,
+			   const struct mlf_state_cell *c, int up, int folio,
 			   int parked)
 {
 	struct reclaim_meeting_pick *p = arg;
@@ -211,9 +242,10 @@ void reclaim_meeting_stand(void *arg, int slot, int nid,
 		p->cells[0] = lru;
 		p->cells[1] = tree;
 		p->stage = c->stage;
-		p->advance = -1;
+		p->advance = NULL;
 	}
 	advance_place(p, slot, nid, c, folio, parked);
+	deepen_place(p, nid, c, up);
 }
 
 bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m)
@@ -226,9 +258,9 @@ bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m)
 			meetless[p->hash % ARRAY_SIZE(meetless)] = p->hash;
 		return false;
 	}
-	if (p->advance >= 0) {
-		/* no cell of its own: the next meetings meet the dying memcg */
-		advance_tries[p->advance]++;
+	if (p->advance) {
+		/* no cell of its own: the next meetings meet the memcg there */
+		(*p->advance)++;
 		p->m.cell = -1;
 		*m = p->m;
 		return true;

@@ -26,7 +26,8 @@ struct reclaim_meeting_pick {
 	bool skipped; /* a place not looked at */
 	struct mlf_meeting m;
 	int cells[2]; /* the chosen op's new cells (-1: none) */
-	int advance; /* or the place it may leave a memcg dying at (-1: not) */
+	/* or the tries of the place it may take a memcg to (NULL: not) */
+	unsigned char *advance;
 	int stage;
 	/* look only where memcg @focus stands before op @focus_at (-1: all) */
 	int focus;
@@ -50,7 +51,7 @@ bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at,
 			   size_t nr);
 /* a reclaim_stand_fn (reclaim_world.h); @arg is the pick */
 void reclaim_meeting_stand(void *arg, int slot, int nid,
-			   const struct mlf_state_cell *c, int folio,
+			   const struct mlf_state_cell *c, int up, int folio,
 			   int parked);
 /* the meeting picked, if any */
 bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m);

@@ -225,11 +225,20 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 	if (handles)
 		find_handles(rw, only, folio, parked);
 	for (slot = 0; slot < rw->w.cs.pool_size; slot++) {
+		int up = rw->rcs.model.parent[slot], depth = 0;
+
 		if (only >= 0 && slot != only)
 			continue;
+		/* a gone slot's parent is stale: the walk is bounded */
+		while (up != MLF_ROOT && rw->w.cs.slots[up].state != SLOT_ONLINE &&
+		       ++depth < rw->w.cs.pool_size)
+			up = rw->rcs.model.parent[up];
+		if (up != MLF_ROOT && rw->w.cs.slots[up].state != SLOT_ONLINE)
+			up = MLF_ROOT;
 		for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
 			mlf_state_cell_of(&rw->w.cs, slot, nid, 0, &c);
-			fn(arg, slot, nid, &c, handles ? folio[slot][nid] : -1,
+			fn(arg, slot, nid, &c, up == MLF_ROOT ? -1 : up,
+			   handles ? folio[slot][nid] : -1,
 			   handles ? parked[slot][nid] : -1);
 			/* no memcg: one place, not one per node */
 			if (c.stage == ST_GONE)

@@ -30,6 +30,14 @@ int mlf_state_place(const struct mlf_state_cell *c)
 	return i * ST_NR_LENS + c->len;
 }
 
+int mlf_state_tree_place(const struct mlf_state_cell *c)
+{
+	int i = c->stage;
+
+	i = i * ST_NR_DEPTHS + c->depth;
+	return i * ST_NR_DYINGS + c->dying;
+}
+
 int mlf_state_index(const struct mlf_state_cell *c)
 {
 	int i = c->kind * ST_NR_LRU_PLACES + mlf_state_place(c);
@@ -43,11 +51,9 @@ int mlf_state_counter(const struct mlf_state_cell *c)
 	int i;
 
 	if (c->kind >= ST_TREE_KIND) {
-		i = c->kind - ST_TREE_KIND;
-		i = i * ST_NR_STAGES + c->stage;
-		i = i * ST_NR_DEPTHS + c->depth;
-		i = i * ST_NR_DYINGS + c->dying;
-		return ST_TREE_KIND * ST_NR_LRU_PLACES + i;
+		i = (c->kind - ST_TREE_KIND) * ST_NR_TREE_PLACES;
+		return ST_TREE_KIND * ST_NR_LRU_PLACES + i +
+		       mlf_state_tree_place(c);
 	}
 	return c->kind * ST_NR_LRU_PLACES + mlf_state_place(c);
 }

@@ -63,10 +63,10 @@ enum { ST_DYING0, ST_DYING1, ST_DYING2, ST_NR_DYINGS };
  */
 #define ST_NR_LRU_PLACES \
 	(ST_NR_STAGES * ST_NR_GENS * ST_NR_SEGS * ST_NR_POS * ST_NR_LENS)
-#define ST_NR_COUNTERS                                                \
-	(ST_TREE_KIND * ST_NR_LRU_PLACES +                            \
-	 (ST_NR_KINDS - ST_TREE_KIND) * ST_NR_STAGES * ST_NR_DEPTHS * \
-		 ST_NR_DYINGS)
+#define ST_NR_TREE_PLACES (ST_NR_STAGES * ST_NR_DEPTHS * ST_NR_DYINGS)
+#define ST_NR_COUNTERS   \
+	(ST_TREE_KIND * ST_NR_LRU_PLACES + \
+	 (ST_NR_KINDS - ST_TREE_KIND) * ST_NR_TREE_PLACES)
 
 struct mlf_state_cell {
 	int kind, stage, gen, seg, pos, len, depth, dying;
@@ -98,6 +98,8 @@ int mlf_state_index(const struct mlf_state_cell *c);
 
 /* @c's place on the memcg LRU: 0 .. ST_NR_LRU_PLACES - 1, its kind aside */
 int mlf_state_place(const struct mlf_state_cell *c);
+/* @c's place in the tree: 0 .. ST_NR_TREE_PLACES - 1, its kind aside */
+int mlf_state_tree_place(const struct mlf_state_cell *c);
 
 /*
  * The engine's counter of @c: a function of the cell alone, so that the
