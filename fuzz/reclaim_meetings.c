@@ -132,6 +132,22 @@ static void choose(struct reclaim_meeting_pick *p, int kind, int slot, int nid,
 }
 
 /*
+ * Whether the pick is an op that may take a memcg to place @d, in the
+ * memcg LRU or the tree family, which has cells to meet: no cell of its
+ * own, counted against the place's @tries. The caller chooses the op.
+ */
+static bool advance(struct reclaim_meeting_pick *p,
+		    const struct mlf_state_cell *d, bool tree, u8 *tries)
+{
+	if (*tries >= ADVANCE_TRIES || !unmet_there(d, tree) ||
+	    mlf_rng_below(&p->g, ++p->seen))
+		return false;
+	p->cells[0] = p->cells[1] = -1;
+	p->advance = tries;
+	return true;
+}
+
+/*
  * A free of an offline memcg's folios or an unpark of the eviction parked
  * on it, if its place has cells to meet once it is dying there. A guess:
  * other folios or other references may keep it alive.
@@ -140,20 +156,17 @@ static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
 			  const struct mlf_state_cell *c, int folio, int parked)
 {
 	struct mlf_state_cell d = *c;
-	int place, kind;
+	int kind;
 
 	d.stage = ST_DYING;
-	place = mlf_state_place(&d);
 	if (c->stage != ST_OFFLINE_REF || (parked < 0 && folio < 0) ||
-	    c->gen == ST_NO_GEN || advance_tries[place] >= ADVANCE_TRIES ||
-	    !unmet_there(&d, false) || mlf_rng_below(&p->g, ++p->seen))
+	    c->gen == ST_NO_GEN ||
+	    !advance(p, &d, false, &advance_tries[mlf_state_place(&d)]))
 		return;
 	kind = parked >= 0 && (folio < 0 || mlf_rng_one_in(&p->g, 2)) ?
 		       RECLAIM_OP_UNPARK :
 		       RECLAIM_OP_FREE;
 	choose(p, kind, slot, nid, folio, parked);
-	p->cells[0] = p->cells[1] = -1;
-	p->advance = &advance_tries[place];
 }
 
 /*
@@ -165,19 +178,13 @@ static void deepen_place(struct reclaim_meeting_pick *p, int nid,
 			 const struct mlf_state_cell *c, int up)
 {
 	struct mlf_state_cell d = *c;
-	int place;
 
 	if ((c->stage != ST_OFFLINE_REF && c->stage != ST_DYING) || up < 0 ||
 	    c->dying == ST_DYING2)
 		return;
 	d.dying++;
-	place = mlf_state_tree_place(&d);
-	if (deepen_tries[place] >= ADVANCE_TRIES || !unmet_there(&d, true) ||
-	    mlf_rng_below(&p->g, ++p->seen))
-		return;
-	choose(p, RECLAIM_OP_OFFLINE, up, nid, -1, -1);
-	p->cells[0] = p->cells[1] = -1;
-	p->advance = &deepen_tries[place];
+	if (advance(p, &d, true, &deepen_tries[mlf_state_tree_place(&d)]))
+		choose(p, RECLAIM_OP_OFFLINE, up, nid, -1, -1);
 }
 
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,

@@ -212,32 +212,43 @@ static void find_handles(const struct mlf_reclaim_world *rw, int only,
 	}
 }
 
+/*
+ * @slot's nearest online ancestor, -1 for the root; a gone slot's parent
+ * is stale, so the walk up is bounded
+ */
+static int online_ancestor(const struct mlf_reclaim_world *rw, int slot)
+{
+	int up = rw->rcs.model.parent[slot], depth;
+
+	for (depth = 0; up != MLF_ROOT; depth++) {
+		if (rw->w.cs.slots[up].state == SLOT_ONLINE)
+			return up;
+		if (depth == rw->w.cs.pool_size)
+			break;
+		up = rw->rcs.model.parent[up];
+	}
+	return -1;
+}
+
 void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			  bool handles, reclaim_stand_fn fn, void *arg)
 {
 	int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
 	int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
 	struct mlf_state_cell c;
-	int slot, nid;
+	int slot, nid, up;
 
 	if (!mlf_states)
 		return;
 	if (handles)
 		find_handles(rw, only, folio, parked);
 	for (slot = 0; slot < rw->w.cs.pool_size; slot++) {
-		int up = rw->rcs.model.parent[slot], depth = 0;
-
 		if (only >= 0 && slot != only)
 			continue;
-		/* a gone slot's parent is stale: the walk is bounded */
-		while (up != MLF_ROOT && rw->w.cs.slots[up].state != SLOT_ONLINE &&
-		       ++depth < rw->w.cs.pool_size)
-			up = rw->rcs.model.parent[up];
-		if (up != MLF_ROOT && rw->w.cs.slots[up].state != SLOT_ONLINE)
-			up = MLF_ROOT;
+		up = handles ? online_ancestor(rw, slot) : -1;
 		for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
 			mlf_state_cell_of(&rw->w.cs, slot, nid, 0, &c);
-			fn(arg, slot, nid, &c, up == MLF_ROOT ? -1 : up,
+			fn(arg, slot, nid, &c, up,
 			   handles ? folio[slot][nid] : -1,
 			   handles ? parked[slot][nid] : -1);
 			/* no memcg: one place, not one per node */

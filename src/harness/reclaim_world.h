@@ -126,13 +126,13 @@ void reclaim_world_states_attach(unsigned char *feedback, size_t size);
 
 /*
  * Where each memcg (@only >= 0: that one) stands now, on each node: @fn
- * gets its slot, the node, its cell (states.h; kind 0), its nearest online
- * ancestor (@up; -1: the root) and, with @handles, for the ops that reach
- * a memcg through them, one of its folios on that node and a parked
- * eviction of it there (-1: none, and always without @handles: finding
- * them costs a pass over the folio model). For a mutator that puts an op
- * where a memcg stands, and the places as coverage (fuzz/reclaim.c);
- * nothing without a state table attached.
+ * gets its slot, the node, its cell (states.h; kind 0) and, with
+ * @handles, for the ops that reach a memcg through them, its nearest
+ * online ancestor (@up; -1: the root), one of its folios on that node and
+ * a parked eviction of it there (-1: none, and always without @handles:
+ * finding them costs a pass over the folio model and a walk up the tree).
+ * For a mutator that puts an op where a memcg stands, and the places as
+ * coverage (fuzz/reclaim.c); nothing without a state table attached.
  */
 struct mlf_state_cell;
 typedef void (*reclaim_stand_fn)(void *arg, int slot, int nid,
