@@ -44,11 +44,16 @@ struct mlf_records {
  * last), memcg @memcg on node @node stands in a state op @kind has not met
  * it in yet (@cell, its index in the state table, states.h); @folio and
  * @parked are one of its folios and a parked eviction of it there, for ops
- * that name those (-1: none).
+ * that name those (-1: none); @draw, the value of each of the op's draws
+ * (-1: the op's own). An op of @first_kind (-1: none) on @first_memcg
+ * and @first_node, naming parked eviction @first_parked, goes in just
+ * before it: one the op needs (a park for an unpark to finish, an unpark
+ * to free a park's slot, or to leave a memcg nothing but its folios).
  */
 struct mlf_meeting {
 	size_t at;
-	int kind, memcg, node, folio, parked, cell;
+	int kind, memcg, node, folio, parked, cell, draw;
+	int first_kind, first_memcg, first_node, first_parked;
 };
 
 struct mlf_format {
@@ -84,7 +89,10 @@ struct mlf_format {
 	int (*memcg)(const uint8_t *header, struct mlf_record *rec, int to);
 	/* how many memcgs the world of @header holds */
 	int (*pool_size)(const uint8_t *header);
-	/* an op for @m (above) in @out; NULL: no meetings */
+	/*
+	 * the ops for @m (above) in @out: its first op, if it has one, then
+	 * its op; NULL: no meetings
+	 */
 	void (*meeting_record)(const struct mlf_records *in,
 			       const struct mlf_meeting *m, struct mlf_rng *g,
 			       struct mlf_record *out);

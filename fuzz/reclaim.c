@@ -122,16 +122,15 @@ static bool stand(int place)
 	return first;
 }
 
-static void stood(void *arg, int slot, int nid, const struct mlf_state_cell *c,
-		  int up, int folio, int parked)
+static void stood(void *arg, const struct reclaim_stand *s)
 {
 	bool lru, tree;
 
-	(void)arg, (void)nid, (void)up, (void)folio, (void)parked;
-	lru = stand(mlf_state_place(c));
-	tree = stand(ST_NR_LRU_PLACES + mlf_state_tree_place(c));
+	(void)arg;
+	lru = stand(mlf_state_place(s->c));
+	tree = stand(ST_NR_LRU_PLACES + mlf_state_tree_place(s->c));
 	if (lru || tree)
-		fresh_push(slot);
+		fresh_push(s->slot);
 }
 
 /*

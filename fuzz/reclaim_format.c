@@ -263,6 +263,15 @@ static void meeting_record(const struct mlf_records *in,
 	struct mlf_reclaim_op op;
 
 	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
+	if (m->first_kind >= 0) {
+		random_op(in, &h, g, &op);
+		op.kind = m->first_kind;
+		op.memcg = m->first_memcg;
+		op.node = m->first_node;
+		op.slot = m->first_parked;
+		out->len = mlf_reclaim_encode_op(&op, out->b);
+		out++;
+	}
 	random_op(in, &h, g, &op);
 	op.kind = m->kind;
 	op.memcg = m->memcg;
@@ -271,6 +280,20 @@ static void meeting_record(const struct mlf_records *in,
 		op.folio = m->folio;
 	if (m->parked >= 0)
 		op.slot = m->parked;
+	if (m->draw >= 0) {
+		/*
+		 * a walk of its own (no others) whose draws all name one bin,
+		 * to stop at its first folio reclaimed: what it rotates before
+		 * that (memcgs with none to reclaim) goes to that bin, what it
+		 * has not reached stays in the old generation
+		 */
+		op.others = 0;
+		op.target = 1;
+		op.kswapd = 0;
+		op.order = 0;
+		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
+		memset(op.draws, m->draw, op.nr_draws);
+	}
 	out->len = mlf_reclaim_encode_op(&op, out->b);
 }
 

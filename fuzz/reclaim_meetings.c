@@ -53,6 +53,26 @@ static u8 advance_tries[ST_NR_LRU_PLACES];
 static u8 deepen_tries[ST_NR_TREE_PLACES];
 
 /*
+ * How often a walk whose draws all name the bin of a memcg on the young
+ * generation was put in, by the place it may take that memcg to: one
+ * memcg more behind it in its bin. A walk appends each memcg it rotates
+ * young to the bin of the young generation its draw for it names, so
+ * two or three memcgs behind one that stands where few inputs take one
+ * (an offline memcg on the young tail) wait long for a walk's draws to
+ * name its bin each time.
+ */
+static u8 grow_tries[ST_NR_LRU_PLACES];
+
+/*
+ * How often an offline of an online memcg ahead of one on the young
+ * generation was put in, by the place it may take that one to: the
+ * offline memcg goes to the old generation, the one behind moves up. The
+ * head of a bin of three is otherwise where the first of three memcgs a
+ * walk appended stands, with no other op between.
+ */
+static u8 shift_tries[ST_NR_LRU_PLACES];
+
+/*
  * Whether a kind of op ever met a memcg in a stage (the world skips a
  * protect of an offline memcg), learnt from the meetings: the cell of the
  * last one has a counter by the next if its op applied.
@@ -120,15 +140,42 @@ static bool unmet_there(const struct mlf_state_cell *d, bool tree)
 }
 
 /* the meeting so far: an op of @kind on that memcg and node */
-static void choose(struct reclaim_meeting_pick *p, int kind, int slot, int nid,
-		   int folio, int parked)
+static void choose(struct reclaim_meeting_pick *p, int kind,
+		   const struct reclaim_stand *s)
 {
 	p->m = (struct mlf_meeting){ .at = p->at,
 				     .kind = kind,
-				     .memcg = slot,
-				     .node = nid,
-				     .folio = folio,
-				     .parked = parked };
+				     .memcg = s->slot,
+				     .node = s->nid,
+				     .folio = s->folio,
+				     .parked = s->parked,
+				     .draw = -1,
+				     .first_kind = -1 };
+}
+
+/*
+ * The op that must go in before one of @kind for it to apply to @s's
+ * memcg (-1: none; -2: none can): a park for an unpark to finish (in the
+ * slot the park takes), an unpark of another memcg's eviction for a park
+ * to find a slot free
+ */
+static int first_kind(int kind, const struct reclaim_stand *s)
+{
+	switch (kind) {
+	case RECLAIM_OP_TOUCH:
+		return s->folio < 0 ? -2 : -1;
+	case RECLAIM_OP_UNPARK:
+		if (s->parked >= 0)
+			return -1;
+		return s->free_park >= 0 && s->c->stage != ST_DYING ?
+			       RECLAIM_OP_PARK :
+			       -2;
+	case RECLAIM_OP_PARK:
+		if (s->free_park >= 0)
+			return -1;
+		return s->other_parked >= 0 ? RECLAIM_OP_UNPARK : -2;
+	}
+	return -1;
 }
 
 /*
@@ -148,25 +195,47 @@ static bool advance(struct reclaim_meeting_pick *p,
 }
 
 /*
- * A free of an offline memcg's folios or an unpark of the eviction parked
- * on it, if its place has cells to meet once it is dying there. A guess:
- * other folios or other references may keep it alive.
+ * The ops that take an offline memcg's last charges, if its place has
+ * cells to meet once it is dying there: an unpark of the eviction parked
+ * on it, then a free of its folios on a node, or the frees on two nodes.
+ * A guess: what the eviction does not free goes back on its node's LRU,
+ * and a second eviction or folios on a third node keep it alive.
  */
-static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
-			  const struct mlf_state_cell *c, int folio, int parked)
+static void advance_place(struct reclaim_meeting_pick *p,
+			  const struct reclaim_stand *s)
 {
-	struct mlf_state_cell d = *c;
-	int kind;
+	struct mlf_state_cell d = *s->c;
+	int nodes = s->folio_nodes, n;
 
 	d.stage = ST_DYING;
-	if (c->stage != ST_OFFLINE_REF || (parked < 0 && folio < 0) ||
-	    c->gen == ST_NO_GEN ||
+	if (s->c->stage != ST_OFFLINE_REF || s->c->gen == ST_NO_GEN ||
+	    (!nodes && s->any_parked < 0) ||
 	    !advance(p, &d, false, &advance_tries[mlf_state_place(&d)]))
 		return;
-	kind = parked >= 0 && (folio < 0 || mlf_rng_one_in(&p->g, 2)) ?
-		       RECLAIM_OP_UNPARK :
-		       RECLAIM_OP_FREE;
-	choose(p, kind, slot, nid, folio, parked);
+	choose(p, RECLAIM_OP_FREE, s);
+	p->m.folio = p->m.parked = -1;
+	if (s->any_parked >= 0) {
+		if (!nodes) {
+			p->m.kind = RECLAIM_OP_UNPARK;
+			p->m.parked = s->any_parked;
+			return;
+		}
+		p->m.first_kind = RECLAIM_OP_UNPARK;
+		p->m.first_memcg = s->slot;
+		p->m.first_node = s->any_parked_node;
+		p->m.first_parked = s->any_parked;
+	}
+	/* the last node with folios last; another, if any, first */
+	for (n = 0; nodes >> (n + 1); n++)
+		;
+	p->m.node = n;
+	nodes &= ~(1 << n);
+	if (nodes && p->m.first_kind < 0) {
+		p->m.first_kind = RECLAIM_OP_FREE;
+		p->m.first_memcg = s->slot;
+		p->m.first_node = __builtin_ctz(nodes);
+		p->m.first_parked = -1;
+	}
 }
 
 /*
@@ -174,17 +243,76 @@ static void advance_place(struct reclaim_meeting_pick *p, int slot, int nid,
  * its place in the tree has cells to meet with one offline ancestor more.
  * A guess: rmdir refuses an ancestor with another online child.
  */
-static void deepen_place(struct reclaim_meeting_pick *p, int nid,
-			 const struct mlf_state_cell *c, int up)
+static void deepen_place(struct reclaim_meeting_pick *p,
+			 const struct reclaim_stand *s)
 {
-	struct mlf_state_cell d = *c;
+	struct mlf_state_cell d = *s->c;
 
-	if ((c->stage != ST_OFFLINE_REF && c->stage != ST_DYING) || up < 0 ||
-	    c->dying == ST_DYING2)
+	if ((d.stage != ST_OFFLINE_REF && d.stage != ST_DYING) || s->up < 0 ||
+	    d.dying == ST_DYING2)
 		return;
 	d.dying++;
-	if (advance(p, &d, true, &deepen_tries[mlf_state_tree_place(&d)]))
-		choose(p, RECLAIM_OP_OFFLINE, up, nid, -1, -1);
+	if (advance(p, &d, true, &deepen_tries[mlf_state_tree_place(&d)])) {
+		choose(p, RECLAIM_OP_OFFLINE, s);
+		p->m.memcg = s->up;
+		p->m.folio = p->m.parked = -1;
+	}
+}
+
+/* @d's place in its bin, at @index of @len */
+static void set_place(struct mlf_state_cell *d, int index, int len)
+{
+	d->pos = len == 1	  ? ST_ONLY :
+		 index == 0	  ? ST_HEAD :
+		 index == len - 1 ? ST_TAIL :
+				    ST_INTERIOR;
+	d->len = len == 1 ? ST_LEN1 : len == 2 ? ST_LEN2 : ST_LEN3;
+}
+
+/*
+ * A walk of the memcg's node whose draws all name its bin, if it stands on
+ * the young generation and its place with one memcg more behind it has
+ * cells to meet. A guess: the walk may rotate none young, or empty the
+ * old generation and so make the young one old.
+ */
+static void grow_place(struct reclaim_meeting_pick *p,
+		       const struct reclaim_stand *s)
+{
+	struct mlf_state_cell d = *s->c;
+
+	if (s->bin < 0 || d.gen != ST_YOUNG)
+		return;
+	set_place(&d, s->index, s->bin_len + 1);
+	if (d.pos == s->c->pos && d.len == s->c->len)
+		return;
+	if (advance(p, &d, false, &grow_tries[mlf_state_place(&d)])) {
+		choose(p, RECLAIM_OP_RECLAIM, s);
+		p->m.folio = p->m.parked = -1;
+		p->m.draw = s->bin;
+	}
+}
+
+/*
+ * An offline of the nearest online memcg ahead of the memcg in its bin, if
+ * it stands on the young generation and its place with that one gone (to
+ * the old generation) has cells to meet. A guess: rmdir refuses a memcg
+ * with an online child.
+ */
+static void shift_place(struct reclaim_meeting_pick *p,
+			const struct reclaim_stand *s)
+{
+	struct mlf_state_cell d = *s->c;
+
+	if (s->ahead < 0 || d.gen != ST_YOUNG)
+		return;
+	set_place(&d, s->index - 1, s->bin_len - 1);
+	if (d.pos == s->c->pos && d.len == s->c->len)
+		return;
+	if (advance(p, &d, false, &shift_tries[mlf_state_place(&d)])) {
+		choose(p, RECLAIM_OP_OFFLINE, s);
+		p->m.memcg = s->ahead;
+		p->m.folio = p->m.parked = -1;
+	}
 }
 
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
@@ -226,33 +354,41 @@ bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at, size_t nr)
 	return false;
 }
 
-void reclaim_meeting_stand(void *arg, int slot, int nid,
-			   const struct mlf_state_cell *c, int up, int folio,
-			   int parked)
+void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 {
 	struct reclaim_meeting_pick *p = arg;
+	const struct mlf_state_cell *c = s->c;
 	size_t k;
 
 	for (k = 0; k < ARRAY_SIZE(meeting_kinds); k++) {
-		int kind = meeting_kinds[k], lru, tree;
+		int kind = meeting_kinds[k], first = first_kind(kind, s);
+		int lru, tree;
 
-		if ((kind == RECLAIM_OP_TOUCH && folio < 0) ||
-		    (kind == RECLAIM_OP_UNPARK && parked < 0) ||
-		    !offered_to(kind, c->stage))
+		if (first == -2 || !offered_to(kind, c->stage))
 			continue;
 		lru = new_cell(c, kind, false);
 		tree = new_cell(c, kind, true);
 		/* reservoir sampling: each place with the same chance */
 		if ((lru < 0 && tree < 0) || mlf_rng_below(&p->g, ++p->seen))
 			continue;
-		choose(p, kind, slot, nid, folio, parked);
+		choose(p, kind, s);
+		if (first == RECLAIM_OP_PARK)
+			p->m.parked = s->free_park;
+		if (first >= 0) {
+			p->m.first_kind = first;
+			p->m.first_memcg = s->slot;
+			p->m.first_node = s->nid;
+			p->m.first_parked = s->other_parked;
+		}
 		p->cells[0] = lru;
 		p->cells[1] = tree;
 		p->stage = c->stage;
 		p->advance = NULL;
 	}
-	advance_place(p, slot, nid, c, folio, parked);
-	deepen_place(p, nid, c, up);
+	advance_place(p, s);
+	deepen_place(p, s);
+	grow_place(p, s);
+	shift_place(p, s);
 }
 
 bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m)

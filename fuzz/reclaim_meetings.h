@@ -16,7 +16,7 @@
 #include "kernel/prng.h"
 #include "mutator.h"
 
-struct mlf_state_cell;
+struct reclaim_stand;
 
 struct reclaim_meeting_pick {
 	struct mlf_rng g;
@@ -50,9 +50,7 @@ bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at,
 			   size_t nr);
 /* a reclaim_stand_fn (reclaim_world.h); @arg is the pick */
-void reclaim_meeting_stand(void *arg, int slot, int nid,
-			   const struct mlf_state_cell *c, int up, int folio,
-			   int parked);
+void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s);
 /* the meeting picked, if any */
 bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m);
 

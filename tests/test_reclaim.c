@@ -8,6 +8,7 @@
 #include "check/reclaim_checks.h"
 #include "check/sort_checks.h"
 #include "harness/reclaim_world.h"
+#include "harness/states.h"
 #include "testlib.h"
 
 static struct mlf_reclaim_world rw;
@@ -160,6 +161,76 @@ TEST(free_leaves_the_isolated_and_kills_in_place)
 	EXPECT(!reclaim_world_apply(&rw, &(struct mlf_reclaim_op){
 						 .kind = RECLAIM_OP_FREE }));
 	EXPECT_CLEAN();
+	teardown();
+}
+
+static struct reclaim_stand stands[4];
+
+static void keep_stand(void *arg, const struct reclaim_stand *s)
+{
+	(void)arg;
+	stands[s->slot] = *s;
+	stands[s->slot].c = NULL;
+}
+
+/* online memcg @memcg, its bin drawn as @bin */
+static void online_in(int memcg, int bin)
+{
+	struct mlf_reclaim_op o = { .kind = RECLAIM_OP_ONLINE,
+				    .memcg = memcg,
+				    .nr_draws = 1,
+				    .draws = { bin } };
+
+	reclaim_world_apply(&rw, &o);
+}
+
+/*
+ * reclaim_world_stands() finds each memcg's bin, its index there, the
+ * bin's length and the nearest online memcg ahead of it, as the kernel's
+ * adds put them: lru_gen_online_memcg() at the tail of the drawn bin of
+ * the old generation, an offline (MEMCG_LRU_OLD) at the head of the old
+ * generation's bin it draws (0 here: an offline op has no draws)
+ */
+TEST(stands_finds_the_bin_and_the_online_memcg_ahead)
+{
+	static unsigned char feedback[ST_NR_COUNTERS];
+
+	reclaim_world_states_attach(feedback, sizeof(feedback));
+	testlib_catch_failures();
+	reclaim_world_init(&rw, 1, 4);
+	online_in(0, 3);
+	online_in(1, 3);
+	online_in(2, 3);
+	reclaim_world_stands(&rw, -1, true, keep_stand, NULL);
+	EXPECT_EQ(stands[1].bin, 3);
+	EXPECT_EQ(stands[1].index, 1);
+	EXPECT_EQ(stands[1].bin_len, 3);
+	EXPECT_EQ(stands[1].ahead, 0);
+	EXPECT_EQ(stands[2].ahead, 1);
+	EXPECT_EQ(stands[0].ahead, -1);
+	/*
+	 * 1 goes to the head of bin 0, offline (its folios' charges keep it
+	 * alive); 3 comes in behind it there
+	 */
+	op(RECLAIM_OP_ADD, 1, 0, LRU_GEN_ANON, 4);
+	op(RECLAIM_OP_OFFLINE, 1, 0, 0, 0);
+	EXPECT_EQ(rw.w.cs.slots[1].state, SLOT_OFFLINE);
+	online_in(3, 0);
+	reclaim_world_stands(&rw, -1, true, keep_stand, NULL);
+	EXPECT_EQ(stands[2].bin, 3);
+	EXPECT_EQ(stands[2].index, 1);
+	EXPECT_EQ(stands[2].bin_len, 2);
+	EXPECT_EQ(stands[2].ahead, 0);
+	EXPECT_EQ(stands[1].bin, 0);
+	EXPECT_EQ(stands[1].index, 0);
+	EXPECT_EQ(stands[3].index, 1);
+	EXPECT_EQ(stands[3].bin_len, 2);
+	/* the one ahead of 3 is offline */
+	EXPECT_EQ(stands[3].ahead, -1);
+	/* without handles, none of it */
+	reclaim_world_stands(&rw, 3, false, keep_stand, NULL);
+	EXPECT_EQ(stands[3].bin, -1);
+	EXPECT_EQ(stands[3].ahead, -1);
 	teardown();
 }
 

@@ -230,27 +230,98 @@ static int online_ancestor(const struct mlf_reclaim_world *rw, int slot)
 	return -1;
 }
 
+/*
+ * Where @s's memcg is among the bins of its generation on its node, and
+ * the nearest online memcg ahead of it there
+ */
+static void find_bin(const struct mlf_reclaim_world *rw,
+		     struct reclaim_stand *s)
+{
+	const struct lru_gen_memcg *lru = &rw->w.cs.nodes[s->nid].memcg_lru;
+	const struct lru_gen_folio *lrugen =
+		&get_lruvec(rw->w.cs.slots[s->slot].memcg, s->nid)->lrugen;
+	const struct hlist_nulls_node *n;
+	int bin, slot, nid;
+
+	s->bin = s->index = s->bin_len = s->ahead = -1;
+	if (hlist_nulls_unhashed(&lrugen->list))
+		return;
+	for (bin = 0; bin < MEMCG_NR_BINS && s->bin < 0; bin++) {
+		s->ahead = -1;
+		s->bin_len = 0;
+		for (n = lru->fifo[lrugen->gen][bin].first; !is_a_nulls(n);
+		     n = n->next) {
+			if (n == &lrugen->list) {
+				s->bin = bin;
+				s->index = s->bin_len;
+			}
+			s->bin_len++;
+			slot = mlf_lrugen_map_lookup(&rw->w.cs.map, n, &nid);
+			if (s->bin < 0 && slot >= 0 &&
+			    rw->w.cs.slots[slot].state == SLOT_ONLINE)
+				s->ahead = slot;
+		}
+	}
+	if (s->bin < 0)
+		s->index = s->bin_len = s->ahead = -1;
+}
+
 void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			  bool handles, reclaim_stand_fn fn, void *arg)
 {
 	int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
 	int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
 	struct mlf_state_cell c;
-	int slot, nid, up;
+	struct reclaim_stand s = { .c = &c,
+				   .up = -1,
+				   .folio = -1,
+				   .parked = -1,
+				   .any_parked = -1,
+				   .any_parked_node = -1,
+				   .free_park = -1,
+				   .other_parked = -1,
+				   .bin = -1,
+				   .index = -1,
+				   .bin_len = -1,
+				   .ahead = -1 };
+	int k;
 
 	if (!mlf_states)
 		return;
 	if (handles)
 		find_handles(rw, only, folio, parked);
-	for (slot = 0; slot < rw->w.cs.pool_size; slot++) {
-		if (only >= 0 && slot != only)
+	for (s.slot = 0; s.slot < rw->w.cs.pool_size; s.slot++) {
+		if (only >= 0 && s.slot != only)
 			continue;
-		up = handles ? online_ancestor(rw, slot) : -1;
-		for (nid = 0; nid < rw->w.cs.nr_nodes; nid++) {
-			mlf_state_cell_of(&rw->w.cs, slot, nid, 0, &c);
-			fn(arg, slot, nid, &c, up,
-			   handles ? folio[slot][nid] : -1,
-			   handles ? parked[slot][nid] : -1);
+		if (handles) {
+			s.up = online_ancestor(rw, s.slot);
+			s.free_park = s.other_parked = -1;
+			s.folio_nodes = 0;
+			s.any_parked = s.any_parked_node = -1;
+			for (k = 0; k < rw->w.cs.nr_nodes; k++) {
+				if (folio[s.slot][k] >= 0)
+					s.folio_nodes |= 1 << k;
+				if (parked[s.slot][k] >= 0) {
+					s.any_parked = parked[s.slot][k];
+					s.any_parked_node = k;
+				}
+			}
+			for (k = MLF_RECLAIM_MAX_PARKED - 1; k >= 0; k--) {
+				if (!rw->rcs.parked[k].used)
+					s.free_park = k;
+				else if (rw->rcs.parked[k].memcg != s.slot)
+					s.other_parked = k;
+			}
+		}
+		for (s.nid = 0; s.nid < rw->w.cs.nr_nodes; s.nid++) {
+			mlf_state_cell_of(&rw->w.cs, s.slot, s.nid, 0, &c);
+			if (handles) {
+				s.folio = folio[s.slot][s.nid];
+				s.parked = parked[s.slot][s.nid];
+				if (c.stage != ST_GONE)
+					find_bin(rw, &s);
+			}
+			fn(arg, &s);
 			/* no memcg: one place, not one per node */
 			if (c.stage == ST_GONE)
 				break;

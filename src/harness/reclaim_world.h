@@ -124,20 +124,37 @@ const char *mlf_reclaim_op_name(int kind);
 /* State coverage (states.h) of every reclaim world from now on. */
 void reclaim_world_states_attach(unsigned char *feedback, size_t size);
 
+struct mlf_state_cell;
+
 /*
- * Where each memcg (@only >= 0: that one) stands now, on each node: @fn
- * gets its slot, the node, its cell (states.h; kind 0) and, with
- * @handles, for the ops that reach a memcg through them, its nearest
- * online ancestor (@up; -1: the root), one of its folios on that node and
- * a parked eviction of it there (-1: none, and always without @handles:
- * finding them costs a pass over the folio model and a walk up the tree).
+ * Where a memcg stands on a node (reclaim_world_stands()): its cell
+ * (states.h; kind 0) and, for the ops that reach a memcg through them, its
+ * nearest online ancestor (@up; -1: the root), one of its folios on that
+ * node and a parked eviction of it there (-1: none), the nodes it has
+ * folios on (bit n: node n's LRU), a parked eviction of it on any node
+ * and that node; the slot the next park takes and a parked eviction of
+ * another memcg (-1: none); the bin
+ * of its generation it is in, its index there and the bin's length, and
+ * the nearest online memcg ahead of it in the bin (-1: off the memcg LRU,
+ * none ahead)
+ */
+struct reclaim_stand {
+	int slot, nid;
+	const struct mlf_state_cell *c;
+	int up, folio, parked;
+	int folio_nodes, any_parked, any_parked_node;
+	int free_park, other_parked;
+	int bin, index, bin_len, ahead;
+};
+
+/*
+ * Where each memcg (@only >= 0: that one) stands now, on each node; the
+ * fields past its cell only with @handles (-1 without: finding them costs
+ * a pass over the folio model, a walk up the tree and along the bins).
  * For a mutator that puts an op where a memcg stands, and the places as
  * coverage (fuzz/reclaim.c); nothing without a state table attached.
  */
-struct mlf_state_cell;
-typedef void (*reclaim_stand_fn)(void *arg, int slot, int nid,
-				 const struct mlf_state_cell *c, int up,
-				 int folio, int parked);
+typedef void (*reclaim_stand_fn)(void *arg, const struct reclaim_stand *s);
 void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			  bool handles, reclaim_stand_fn fn, void *arg);
 
