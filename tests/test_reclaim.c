@@ -184,6 +184,15 @@ static void online_in(int memcg, int bin)
 	reclaim_world_apply(&rw, &o);
 }
 
+/* where reclaim_world_stands() found @memcg: bin, index, length, the one ahead */
+static void expect_stand(int memcg, int bin, int index, int len, int ahead)
+{
+	EXPECT_EQ(stands[memcg].bin, bin);
+	EXPECT_EQ(stands[memcg].index, index);
+	EXPECT_EQ(stands[memcg].bin_len, len);
+	EXPECT_EQ(stands[memcg].ahead, ahead);
+}
+
 /*
  * reclaim_world_stands() finds each memcg's bin, its index there, the
  * bin's length and the nearest online memcg ahead of it, as the kernel's
@@ -202,12 +211,9 @@ TEST(stands_finds_the_bin_and_the_online_memcg_ahead)
 	online_in(1, 3);
 	online_in(2, 3);
 	reclaim_world_stands(&rw, -1, true, keep_stand, NULL);
-	EXPECT_EQ(stands[1].bin, 3);
-	EXPECT_EQ(stands[1].index, 1);
-	EXPECT_EQ(stands[1].bin_len, 3);
-	EXPECT_EQ(stands[1].ahead, 0);
-	EXPECT_EQ(stands[2].ahead, 1);
-	EXPECT_EQ(stands[0].ahead, -1);
+	expect_stand(0, 3, 0, 3, -1);
+	expect_stand(1, 3, 1, 3, 0);
+	expect_stand(2, 3, 2, 3, 1);
 	/*
 	 * 1 goes to the head of bin 0, offline (its folios' charges keep it
 	 * alive); 3 comes in behind it there
@@ -217,20 +223,13 @@ TEST(stands_finds_the_bin_and_the_online_memcg_ahead)
 	EXPECT_EQ(rw.w.cs.slots[1].state, SLOT_OFFLINE);
 	online_in(3, 0);
 	reclaim_world_stands(&rw, -1, true, keep_stand, NULL);
-	EXPECT_EQ(stands[2].bin, 3);
-	EXPECT_EQ(stands[2].index, 1);
-	EXPECT_EQ(stands[2].bin_len, 2);
-	EXPECT_EQ(stands[2].ahead, 0);
-	EXPECT_EQ(stands[1].bin, 0);
-	EXPECT_EQ(stands[1].index, 0);
-	EXPECT_EQ(stands[3].index, 1);
-	EXPECT_EQ(stands[3].bin_len, 2);
+	expect_stand(2, 3, 1, 2, 0);
+	expect_stand(1, 0, 0, 2, -1);
 	/* the one ahead of 3 is offline */
-	EXPECT_EQ(stands[3].ahead, -1);
+	expect_stand(3, 0, 1, 2, -1);
 	/* without handles, none of it */
 	reclaim_world_stands(&rw, 3, false, keep_stand, NULL);
-	EXPECT_EQ(stands[3].bin, -1);
-	EXPECT_EQ(stands[3].ahead, -1);
+	expect_stand(3, -1, -1, -1, -1);
 	teardown();
 }
 
