@@ -45,15 +45,18 @@ struct mlf_records {
  * it in yet (@cell, its index in the state table, states.h); @folio and
  * @parked are one of its folios and a parked eviction of it there, for ops
  * that name those (-1: none); @draw, the value of each of the op's draws
- * (-1: the op's own). An op of @first_kind (-1: none) on @first_memcg
- * and @first_node, naming parked eviction @first_parked, goes in just
- * before it: one the op needs (a park for an unpark to finish, an unpark
- * to free a park's slot, or to leave a memcg nothing but its folios).
+ * (-1: the op's own). The @nr_first ops of @first go in just before it,
+ * in order: ones it needs (a park for an unpark to finish, an unpark to
+ * free a park's slot, or to leave a memcg nothing but its folios).
  */
+#define MLF_MEETING_MAX_FIRST 2
 struct mlf_meeting {
 	size_t at;
 	int kind, memcg, node, folio, parked, cell, draw;
-	int first_kind, first_memcg, first_node, first_parked;
+	int nr_first;
+	struct mlf_meeting_first {
+		int kind, memcg, node, parked;
+	} first[MLF_MEETING_MAX_FIRST];
 };
 
 struct mlf_format {

@@ -261,14 +261,15 @@ static void meeting_record(const struct mlf_records *in,
 {
 	struct mlf_reclaim_header h;
 	struct mlf_reclaim_op op;
+	int i;
 
 	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
-	if (m->first_kind >= 0) {
+	for (i = 0; i < m->nr_first; i++) {
 		random_op(in, &h, g, &op);
-		op.kind = m->first_kind;
-		op.memcg = m->first_memcg;
-		op.node = m->first_node;
-		op.slot = m->first_parked;
+		op.kind = m->first[i].kind;
+		op.memcg = m->first[i].memcg;
+		op.node = m->first[i].node;
+		op.slot = m->first[i].parked;
 		out->len = mlf_reclaim_encode_op(&op, out->b);
 		out++;
 	}

@@ -149,8 +149,32 @@ static void choose(struct reclaim_meeting_pick *p, int kind,
 				     .node = s->nid,
 				     .folio = s->folio,
 				     .parked = s->parked,
-				     .draw = -1,
-				     .first_kind = -1 };
+				     .draw = -1 };
+}
+
+/*
+ * The meeting's op made @kind on @memcg, @node and parked eviction
+ * @parked, the one it was before (if any) put in first; nothing if the
+ * meeting holds no more ops
+ */
+static void put_in(struct reclaim_meeting_pick *p, int kind, int memcg,
+		   int node, int parked)
+{
+	struct mlf_meeting *m = &p->m;
+
+	if (m->kind >= 0) {
+		if (m->nr_first == MLF_MEETING_MAX_FIRST)
+			return;
+		m->first[m->nr_first++] =
+			(struct mlf_meeting_first){ .kind = m->kind,
+						    .memcg = m->memcg,
+						    .node = m->node,
+						    .parked = m->parked };
+	}
+	m->kind = kind;
+	m->memcg = memcg;
+	m->node = node;
+	m->parked = parked;
 }
 
 /*
@@ -196,46 +220,31 @@ static bool advance(struct reclaim_meeting_pick *p,
 
 /*
  * The ops that take an offline memcg's last charges, if its place has
- * cells to meet once it is dying there: an unpark of the eviction parked
- * on it, then a free of its folios on a node, or the frees on two nodes.
- * A guess: what the eviction does not free goes back on its node's LRU,
- * and a second eviction or folios on a third node keep it alive.
+ * cells to meet once it is dying there: an unpark of each eviction parked
+ * on it, then a free of its folios on each node that has some (what an
+ * eviction does not free goes back on its node's LRU), as many as a
+ * meeting holds. A guess where it needs more.
  */
 static void advance_place(struct reclaim_meeting_pick *p,
 			  const struct reclaim_stand *s)
 {
 	struct mlf_state_cell d = *s->c;
-	int nodes = s->folio_nodes, n;
+	int nodes = s->folio_nodes | s->parked_nodes, slots = s->parked_slots;
+	int k;
 
 	d.stage = ST_DYING;
 	if (s->c->stage != ST_OFFLINE_REF || s->c->gen == ST_NO_GEN ||
-	    (!nodes && s->any_parked < 0) ||
+	    !(nodes | slots) ||
 	    !advance(p, &d, false, &advance_tries[mlf_state_place(&d)]))
 		return;
-	choose(p, RECLAIM_OP_FREE, s);
-	p->m.folio = p->m.parked = -1;
-	if (s->any_parked >= 0) {
-		if (!nodes) {
-			p->m.kind = RECLAIM_OP_UNPARK;
-			p->m.parked = s->any_parked;
-			return;
-		}
-		p->m.first_kind = RECLAIM_OP_UNPARK;
-		p->m.first_memcg = s->slot;
-		p->m.first_node = s->any_parked_node;
-		p->m.first_parked = s->any_parked;
-	}
-	/* the last node with folios last; another, if any, first */
-	for (n = 0; nodes >> (n + 1); n++)
-		;
-	p->m.node = n;
-	nodes &= ~(1 << n);
-	if (nodes && p->m.first_kind < 0) {
-		p->m.first_kind = RECLAIM_OP_FREE;
-		p->m.first_memcg = s->slot;
-		p->m.first_node = __builtin_ctz(nodes);
-		p->m.first_parked = -1;
-	}
+	choose(p, -1, s);
+	p->m.folio = -1;
+	for (k = 0; slots >> k; k++)
+		if (slots & 1 << k)
+			put_in(p, RECLAIM_OP_UNPARK, s->slot, s->nid, k);
+	for (k = 0; nodes >> k; k++)
+		if (nodes & 1 << k)
+			put_in(p, RECLAIM_OP_FREE, s->slot, k, -1);
 }
 
 /*
@@ -372,13 +381,14 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 		if ((lru < 0 && tree < 0) || mlf_rng_below(&p->g, ++p->seen))
 			continue;
 		choose(p, kind, s);
-		if (first == RECLAIM_OP_PARK)
-			p->m.parked = s->free_park;
 		if (first >= 0) {
-			p->m.first_kind = first;
-			p->m.first_memcg = s->slot;
-			p->m.first_node = s->nid;
-			p->m.first_parked = s->other_parked;
+			/* the op it needs first, then it */
+			p->m.kind = first;
+			p->m.parked = first == RECLAIM_OP_UNPARK ?
+					      s->other_parked :
+					      -1;
+			put_in(p, kind, s->slot, s->nid,
+			       first == RECLAIM_OP_PARK ? s->free_park : -1);
 		}
 		p->cells[0] = lru;
 		p->cells[1] = tree;

@@ -227,6 +227,17 @@ TEST(stands_finds_the_bin_and_the_online_memcg_ahead)
 	expect_stand(1, 0, 0, 2, -1);
 	/* the one ahead of 3 is offline */
 	expect_stand(3, 0, 1, 2, -1);
+	/* 1's folios, then an eviction parked on them in slot 0 */
+	EXPECT_EQ(stands[1].folio_nodes, 1);
+	EXPECT_EQ(stands[1].parked_slots, 0);
+	EXPECT_EQ(stands[1].free_park, 0);
+	op(RECLAIM_OP_PARK, 1, 0, 0, 0);
+	reclaim_world_stands(&rw, -1, true, keep_stand, NULL);
+	EXPECT_EQ(stands[1].parked_slots, 1);
+	EXPECT_EQ(stands[1].parked_nodes, 1);
+	EXPECT_EQ(stands[1].free_park, 1);
+	EXPECT_EQ(stands[1].other_parked, -1);
+	EXPECT_EQ(stands[2].other_parked, 0);
 	/* without handles, none of it */
 	reclaim_world_stands(&rw, 3, false, keep_stand, NULL);
 	expect_stand(3, -1, -1, -1, -1);

@@ -276,8 +276,6 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 				   .up = -1,
 				   .folio = -1,
 				   .parked = -1,
-				   .any_parked = -1,
-				   .any_parked_node = -1,
 				   .free_park = -1,
 				   .other_parked = -1,
 				   .bin = -1,
@@ -296,21 +294,24 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 		if (handles) {
 			s.up = online_ancestor(rw, s.slot);
 			s.free_park = s.other_parked = -1;
-			s.folio_nodes = 0;
-			s.any_parked = s.any_parked_node = -1;
-			for (k = 0; k < rw->w.cs.nr_nodes; k++) {
+			s.folio_nodes = s.parked_slots = s.parked_nodes = 0;
+			for (k = 0; k < rw->w.cs.nr_nodes; k++)
 				if (folio[s.slot][k] >= 0)
 					s.folio_nodes |= 1 << k;
-				if (parked[s.slot][k] >= 0) {
-					s.any_parked = parked[s.slot][k];
-					s.any_parked_node = k;
-				}
-			}
 			for (k = MLF_RECLAIM_MAX_PARKED - 1; k >= 0; k--) {
-				if (!rw->rcs.parked[k].used)
+				const struct mlf_reclaim_parked *pk =
+					&rw->rcs.parked[k];
+
+				if (!pk->used) {
 					s.free_park = k;
-				else if (rw->rcs.parked[k].memcg != s.slot)
+				} else if (pk->memcg != s.slot) {
 					s.other_parked = k;
+				} else {
+					s.parked_slots |= 1 << k;
+					s.parked_nodes |=
+						1
+						<< pk->ev.lruvec->pgdat->node_id;
+				}
 			}
 		}
 		for (s.nid = 0; s.nid < rw->w.cs.nr_nodes; s.nid++) {

@@ -131,8 +131,8 @@ struct mlf_state_cell;
  * (states.h; kind 0) and, for the ops that reach a memcg through them, its
  * nearest online ancestor (@up; -1: the root), one of its folios on that
  * node and a parked eviction of it there (-1: none), the nodes it has
- * folios on (bit n: node n's LRU), a parked eviction of it on any node
- * and that node; the slot the next park takes and a parked eviction of
+ * folios on (bit n: node n), its parked evictions (bit k: slot k) and
+ * their nodes; the slot the next park takes and a parked eviction of
  * another memcg (-1: none); the bin
  * of its generation it is in, its index there and the bin's length, and
  * the nearest online memcg ahead of it in the bin (-1: off the memcg LRU,
@@ -142,15 +142,16 @@ struct reclaim_stand {
 	int slot, nid;
 	const struct mlf_state_cell *c;
 	int up, folio, parked;
-	int folio_nodes, any_parked, any_parked_node;
+	int folio_nodes, parked_slots, parked_nodes;
 	int free_park, other_parked;
 	int bin, index, bin_len, ahead;
 };
 
 /*
  * Where each memcg (@only >= 0: that one) stands now, on each node; the
- * fields past its cell only with @handles (-1 without: finding them costs
- * a pass over the folio model, a walk up the tree and along the bins).
+ * fields past its cell only with @handles (-1 or no bits without: they
+ * cost a pass over the folio model, a walk up the tree and along the
+ * bins).
  * For a mutator that puts an op where a memcg stands, and the places as
  * coverage (fuzz/reclaim.c); nothing without a state table attached.
  */
