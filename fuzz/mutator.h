@@ -49,7 +49,7 @@ struct mlf_records {
  * in order: ones it needs (a park for an unpark to finish, an unpark to
  * free a park's slot, or to leave a memcg nothing but its folios).
  */
-#define MLF_MEETING_MAX_FIRST 2
+#define MLF_MEETING_MAX_FIRST 3
 struct mlf_meeting {
 	size_t at;
 	int kind, memcg, node, folio, parked, cell, draw;
