@@ -93,8 +93,8 @@ struct mlf_format {
 	/* how many memcgs the world of @header holds */
 	int (*pool_size)(const uint8_t *header);
 	/*
-	 * the ops for @m (above) in @out: its first op, if it has one, then
-	 * its op; NULL: no meetings
+	 * the ops for @m (above) in @out: its first ops, if any, then its
+	 * op; NULL: no meetings
 	 */
 	void (*meeting_record)(const struct mlf_records *in,
 			       const struct mlf_meeting *m, struct mlf_rng *g,

@@ -152,6 +152,15 @@ static void choose(struct reclaim_meeting_pick *p, int kind,
 				     .draw = -1 };
 }
 
+/* an op of @kind on @memcg and @s's node, naming no folio or eviction */
+static void choose_other(struct reclaim_meeting_pick *p, int kind,
+			 const struct reclaim_stand *s, int memcg)
+{
+	choose(p, kind, s);
+	p->m.memcg = memcg;
+	p->m.folio = p->m.parked = -1;
+}
+
 /*
  * The meeting's op made @kind on @memcg, @node and parked eviction
  * @parked, the one it was before (if any) put in first; nothing if the
@@ -237,8 +246,7 @@ static void advance_place(struct reclaim_meeting_pick *p,
 	    !(nodes | slots) ||
 	    !advance(p, &d, false, &advance_tries[mlf_state_place(&d)]))
 		return;
-	choose(p, -1, s);
-	p->m.folio = -1;
+	choose_other(p, -1, s, s->slot);
 	for (k = 0; slots >> k; k++)
 		if (slots & 1 << k)
 			put_in(p, RECLAIM_OP_UNPARK, s->slot, s->nid, k);
@@ -261,67 +269,59 @@ static void deepen_place(struct reclaim_meeting_pick *p,
 	    d.dying == ST_DYING2)
 		return;
 	d.dying++;
-	if (advance(p, &d, true, &deepen_tries[mlf_state_tree_place(&d)])) {
-		choose(p, RECLAIM_OP_OFFLINE, s);
-		p->m.memcg = s->up;
-		p->m.folio = p->m.parked = -1;
-	}
-}
-
-/* @d's place in its bin, at @index of @len */
-static void set_place(struct mlf_state_cell *d, int index, int len)
-{
-	d->pos = len == 1	  ? ST_ONLY :
-		 index == 0	  ? ST_HEAD :
-		 index == len - 1 ? ST_TAIL :
-				    ST_INTERIOR;
-	d->len = len == 1 ? ST_LEN1 : len == 2 ? ST_LEN2 : ST_LEN3;
+	if (advance(p, &d, true, &deepen_tries[mlf_state_tree_place(&d)]))
+		choose_other(p, RECLAIM_OP_OFFLINE, s, s->up);
 }
 
 /*
- * A walk of the memcg's node whose draws all name its bin, if it stands on
- * the young generation and its place with one memcg more behind it has
- * cells to meet. A guess: the walk may rotate none young, or empty the
- * old generation and so make the young one old.
+ * Whether @s's memcg, on the young generation, would stand in a new place
+ * with cells to meet at @index of @len in its bin: counted against that
+ * place's @tries
  */
-static void grow_place(struct reclaim_meeting_pick *p,
-		       const struct reclaim_stand *s)
+static bool bin_move(struct reclaim_meeting_pick *p,
+		     const struct reclaim_stand *s, int index, int len,
+		     u8 *tries)
 {
 	struct mlf_state_cell d = *s->c;
 
 	if (s->bin < 0 || d.gen != ST_YOUNG)
-		return;
-	set_place(&d, s->index, s->bin_len + 1);
+		return false;
+	d.pos = len == 1	 ? ST_ONLY :
+		index == 0	 ? ST_HEAD :
+		index == len - 1 ? ST_TAIL :
+				   ST_INTERIOR;
+	d.len = len == 1 ? ST_LEN1 : len == 2 ? ST_LEN2 : ST_LEN3;
 	if (d.pos == s->c->pos && d.len == s->c->len)
-		return;
-	if (advance(p, &d, false, &grow_tries[mlf_state_place(&d)])) {
-		choose(p, RECLAIM_OP_RECLAIM, s);
-		p->m.folio = p->m.parked = -1;
+		return false;
+	return advance(p, &d, false, &tries[mlf_state_place(&d)]);
+}
+
+/*
+ * A walk of the memcg's node whose draws all name its bin, if its place
+ * with one memcg more behind it has cells to meet. A guess: the walk may
+ * rotate none young, or empty the old generation and so make the young
+ * one old.
+ */
+static void grow_place(struct reclaim_meeting_pick *p,
+		       const struct reclaim_stand *s)
+{
+	if (bin_move(p, s, s->index, s->bin_len + 1, grow_tries)) {
+		choose_other(p, RECLAIM_OP_RECLAIM, s, s->slot);
 		p->m.draw = s->bin;
 	}
 }
 
 /*
  * An offline of the nearest online memcg ahead of the memcg in its bin, if
- * it stands on the young generation and its place with that one gone (to
- * the old generation) has cells to meet. A guess: rmdir refuses a memcg
- * with an online child.
+ * its place with that one gone (to the old generation) has cells to meet.
+ * A guess: rmdir refuses a memcg with an online child.
  */
 static void shift_place(struct reclaim_meeting_pick *p,
 			const struct reclaim_stand *s)
 {
-	struct mlf_state_cell d = *s->c;
-
-	if (s->ahead < 0 || d.gen != ST_YOUNG)
-		return;
-	set_place(&d, s->index - 1, s->bin_len - 1);
-	if (d.pos == s->c->pos && d.len == s->c->len)
-		return;
-	if (advance(p, &d, false, &shift_tries[mlf_state_place(&d)])) {
-		choose(p, RECLAIM_OP_OFFLINE, s);
-		p->m.memcg = s->ahead;
-		p->m.folio = p->m.parked = -1;
-	}
+	if (s->ahead >= 0 &&
+	    bin_move(p, s, s->index - 1, s->bin_len - 1, shift_tries))
+		choose_other(p, RECLAIM_OP_OFFLINE, s, s->ahead);
 }
 
 bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
@@ -380,13 +380,13 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 		/* reservoir sampling: each place with the same chance */
 		if ((lru < 0 && tree < 0) || mlf_rng_below(&p->g, ++p->seen))
 			continue;
-		choose(p, kind, s);
-		if (first >= 0) {
+		if (first < 0) {
+			choose(p, kind, s);
+		} else {
 			/* the op it needs first, then it */
-			p->m.kind = first;
-			p->m.parked = first == RECLAIM_OP_UNPARK ?
-					      s->other_parked :
-					      -1;
+			choose_other(p, first, s, s->slot);
+			if (first == RECLAIM_OP_UNPARK)
+				p->m.parked = s->other_parked;
 			put_in(p, kind, s->slot, s->nid,
 			       first == RECLAIM_OP_PARK ? s->free_park : -1);
 		}

@@ -266,6 +266,37 @@ static void find_bin(const struct mlf_reclaim_world *rw,
 		s->index = s->bin_len = s->ahead = -1;
 }
 
+/*
+ * @s's memcg's handles on every node: its nearest online ancestor, the
+ * nodes it has folios on (@folio: find_handles()), its parked evictions
+ * and their nodes, the slot the next park takes, another memcg's eviction
+ */
+static void memcg_handles(const struct mlf_reclaim_world *rw,
+			  int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES],
+			  struct reclaim_stand *s)
+{
+	int k;
+
+	s->up = online_ancestor(rw, s->slot);
+	s->free_park = s->other_parked = -1;
+	s->folio_nodes = s->parked_slots = s->parked_nodes = 0;
+	for (k = 0; k < rw->w.cs.nr_nodes; k++)
+		if (folio[s->slot][k] >= 0)
+			s->folio_nodes |= 1 << k;
+	for (k = MLF_RECLAIM_MAX_PARKED - 1; k >= 0; k--) {
+		const struct mlf_reclaim_parked *pk = &rw->rcs.parked[k];
+
+		if (!pk->used) {
+			s->free_park = k;
+		} else if (pk->memcg != s->slot) {
+			s->other_parked = k;
+		} else {
+			s->parked_slots |= 1 << k;
+			s->parked_nodes |= 1 << pk->ev.lruvec->pgdat->node_id;
+		}
+	}
+}
+
 void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			  bool handles, reclaim_stand_fn fn, void *arg)
 {
@@ -282,7 +313,6 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 				   .index = -1,
 				   .bin_len = -1,
 				   .ahead = -1 };
-	int k;
 
 	if (!mlf_states)
 		return;
@@ -291,29 +321,8 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 	for (s.slot = 0; s.slot < rw->w.cs.pool_size; s.slot++) {
 		if (only >= 0 && s.slot != only)
 			continue;
-		if (handles) {
-			s.up = online_ancestor(rw, s.slot);
-			s.free_park = s.other_parked = -1;
-			s.folio_nodes = s.parked_slots = s.parked_nodes = 0;
-			for (k = 0; k < rw->w.cs.nr_nodes; k++)
-				if (folio[s.slot][k] >= 0)
-					s.folio_nodes |= 1 << k;
-			for (k = MLF_RECLAIM_MAX_PARKED - 1; k >= 0; k--) {
-				const struct mlf_reclaim_parked *pk =
-					&rw->rcs.parked[k];
-
-				if (!pk->used) {
-					s.free_park = k;
-				} else if (pk->memcg != s.slot) {
-					s.other_parked = k;
-				} else {
-					s.parked_slots |= 1 << k;
-					s.parked_nodes |=
-						1
-						<< pk->ev.lruvec->pgdat->node_id;
-				}
-			}
-		}
+		if (handles)
+			memcg_handles(rw, folio, &s);
 		for (s.nid = 0; s.nid < rw->w.cs.nr_nodes; s.nid++) {
 			mlf_state_cell_of(&rw->w.cs, s.slot, s.nid, 0, &c);
 			if (handles) {

@@ -133,10 +133,9 @@ struct mlf_state_cell;
  * node and a parked eviction of it there (-1: none), the nodes it has
  * folios on (bit n: node n), its parked evictions (bit k: slot k) and
  * their nodes; the slot the next park takes and a parked eviction of
- * another memcg (-1: none); the bin
- * of its generation it is in, its index there and the bin's length, and
- * the nearest online memcg ahead of it in the bin (-1: off the memcg LRU,
- * none ahead)
+ * another memcg (-1: none); the bin of its generation it is in, its index
+ * there and the bin's length, and the nearest online memcg ahead of it in
+ * the bin (-1: off the memcg LRU, none ahead)
  */
 struct reclaim_stand {
 	int slot, nid;
@@ -151,9 +150,9 @@ struct reclaim_stand {
  * Where each memcg (@only >= 0: that one) stands now, on each node; the
  * fields past its cell only with @handles (-1 or no bits without: they
  * cost a pass over the folio model, a walk up the tree and along the
- * bins).
- * For a mutator that puts an op where a memcg stands, and the places as
- * coverage (fuzz/reclaim.c); nothing without a state table attached.
+ * bins). For a mutator that puts an op where a memcg stands, and the
+ * places as coverage (fuzz/reclaim.c); nothing without a state table
+ * attached.
  */
 typedef void (*reclaim_stand_fn)(void *arg, const struct reclaim_stand *s);
 void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
