@@ -61,6 +61,7 @@ size_t mlf_reclaim_decode(const uint8_t *data, size_t size,
 			op->dirty = (flags >> 2) & 1;
 			op->writeback = (flags >> 3) & 1;
 			op->referenced = (flags >> 4) & 1;
+			op->order = (flags >> 5) & 3;
 			op->count = 1 + next(&r) % 16;
 			break;
 		case RECLAIM_OP_TOUCH:
@@ -184,7 +185,7 @@ size_t mlf_reclaim_encode_op(const struct mlf_reclaim_op *op, uint8_t *out)
 		out[n++] = op->node;
 		out[n++] = (op->type & 1) | (op->zone & 1) << 1 |
 			   (op->dirty & 1) << 2 | (op->writeback & 1) << 3 |
-			   (op->referenced & 1) << 4;
+			   (op->referenced & 1) << 4 | (op->order & 3) << 5;
 		out[n++] = op->count - 1;
 		break;
 	case RECLAIM_OP_TOUCH:
@@ -331,6 +332,8 @@ void mlf_reclaim_print_op(FILE *out, const struct mlf_reclaim_op *op)
 			op->dirty ? " dirty" : "",
 			op->writeback ? " writeback" : "",
 			op->referenced ? " referenced" : "", op->count);
+		if (op->order)
+			fprintf(out, " order=%d", op->order);
 		break;
 	case RECLAIM_OP_TOUCH:
 		fprintf(out, " f%d", op->folio);

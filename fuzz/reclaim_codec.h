@@ -12,7 +12,8 @@
  *     offline m | release m | wbdone m
  *     add m n flags count | refault m n flags count
  *       flags: bit0 file, bit1 zone, bit2 dirty, bit3 writeback,
- *       bit4 referenced; count 1 + (byte mod 16)
+ *       bit4 referenced, bits 5-6 the folios' order; count 1 + (byte
+ *       mod 16)
  *     touch flo fhi | age m n | protect m min low | swappiness m v
  *     reclaim n target prio flags ndraws draws... (flags: bit0 kswapd,
  *       bit1 dying, bits 2-3 order, bits 4-5 maxzone + 1 (0: every

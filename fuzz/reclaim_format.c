@@ -319,13 +319,14 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 	case 3:
 		op.node = fresh.node;
 		break;
-	case 4:		/* the folio flags and count of an add */
-		switch (mlf_rng_below(g, 6)) {
+	case 4:		/* the folio flags, order and count of an add */
+		switch (mlf_rng_below(g, 7)) {
 		case 0: op.type = !op.type; break;
 		case 1: op.zone = !op.zone; break;
 		case 2: op.dirty = !op.dirty; break;
 		case 3: op.writeback = !op.writeback; break;
 		case 4: op.referenced = !op.referenced; break;
+		case 5: op.order = fresh.order; break;
 		default: op.count = fresh.count;
 		}
 		break;

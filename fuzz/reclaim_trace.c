@@ -123,7 +123,7 @@ static const struct field_desc fields[F_NR] = {
 	[F_NODES] = { KEY, "nodes", 255, NULL, NULL },
 	[F_DRAWS] = { KEY, "draws", 255, NULL, NULL }, /* also bin=, draw= */
 	[F_PARENT] = { KEY, "parent", 0, NULL, NULL }, /* m<N> or root */
-	[F_ORDER] = { KEY, "order", 3, NULL, NULL },
+	[F_ORDER] = { KEY, "order", MLF_RECLAIM_MAX_ORDER, NULL, NULL },
 	[F_MAXZONE] = { KEY, "maxzone", MAX_NR_ZONES - 1, NULL, NULL },
 	[F_OTHERS] = { KEY, "others", 3, NULL, NULL },
 	[F_SHRINKER] = { PREFIX, "s", MLF_NR_SHRINKERS - 1, "shrinker",
@@ -154,12 +154,12 @@ static const struct {
 	[RECLAIM_OP_RELEASE] = { B(F_MEMCG), B(F_MEMCG) },
 	[RECLAIM_OP_ADD] = { B(F_MEMCG) | B(F_NODE) | B(F_TYPE) | B(F_ZONE) |
 				     B(F_DIRTY) | B(F_WRITEBACK) |
-				     B(F_REFERENCED) | B(F_COUNT),
+				     B(F_REFERENCED) | B(F_COUNT) | B(F_ORDER),
 			     B(F_MEMCG) | B(F_NODE) | B(F_TYPE) | B(F_COUNT) },
 	[RECLAIM_OP_REFAULT] = { B(F_MEMCG) | B(F_NODE) | B(F_TYPE) |
 					 B(F_ZONE) | B(F_DIRTY) |
 					 B(F_WRITEBACK) | B(F_REFERENCED) |
-					 B(F_COUNT),
+					 B(F_COUNT) | B(F_ORDER),
 				 B(F_MEMCG) | B(F_NODE) | B(F_TYPE) |
 					 B(F_COUNT) },
 	[RECLAIM_OP_TOUCH] = { B(F_FOLIO), B(F_FOLIO) },

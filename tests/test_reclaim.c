@@ -82,6 +82,64 @@ TEST(eviction_frees)
 	teardown();
 }
 
+/*
+ * Folios of eight pages (order 3) count eight wherever the kernel counts
+ * pages: the charge, the LRU size, the zone's free pages, the refault
+ * events, NR_ISOLATED, and what reclaim frees. The expected values are
+ * the test's own arithmetic on what it added. It fails if the port
+ * counts one per folio in lru_gen_update_size() or scan_folios() (tried).
+ */
+TEST(large_folios_count_pages)
+{
+	struct mlf_reclaim_op add = { .kind = RECLAIM_OP_ADD,
+				      .type = LRU_GEN_ANON,
+				      .count = 4,
+				      .order = 3 };
+	struct zone *zone = &rw.w.cs.nodes[0].node_zones[0];
+	unsigned long steals, free, freed;
+	long parked;
+
+	testlib_catch_failures();
+	reclaim_world_init(&rw, 1, 4);
+	op(RECLAIM_OP_ONLINE, 0, 0, 0, 0);
+	free = zone_page_state(zone, NR_FREE_PAGES);
+	reclaim_world_apply(&rw, &add);
+	add.kind = RECLAIM_OP_REFAULT;
+	add.count = 1;
+	reclaim_world_apply(&rw, &add);
+	/* as setup(): an older generation to evict from */
+	op(RECLAIM_OP_PARK, 0, 0, 0, 0);
+	op(RECLAIM_OP_UNPARK, 0, 0, 0, 0);
+	op(RECLAIM_OP_AGE, 0, 0, 0, 0);
+	EXPECT_CLEAN();
+	EXPECT_EQ(atomic_long_read(&rw.w.cs.slots[0].memcg->memory.usage), 40);
+	EXPECT_EQ(lruvec_page_state_local(lv(0, 0), NR_LRU_BASE), 40);
+	EXPECT_EQ(zone_page_state(zone, NR_FREE_PAGES), free - 40);
+	EXPECT_EQ(lruvec_page_state_local(lv(0, 0), WORKINGSET_REFAULT_ANON),
+		  8);
+	op(RECLAIM_OP_PARK, 0, 0, 0, 0);
+	parked = list_count_nodes(&rw.rcs.parked[0].ev.list);
+	EXPECT(parked > 0);
+	EXPECT_CLEAN();
+#ifdef CONFIG_LRU_GEN_ISO_COUNT
+	EXPECT_EQ(node_page_state(&rw.w.cs.nodes[0], NR_ISOLATED_ANON),
+		  8 * parked);
+#endif
+	op(RECLAIM_OP_UNPARK, 0, 0, 0, 0);
+	steals = global_vm_event(PGSTEAL_ANON);
+	freed = rw.folios_freed;
+	reclaim(0, 0, 0, false);
+	EXPECT_CLEAN();
+	EXPECT(rw.folios_freed > freed);
+	EXPECT_EQ(global_vm_event(PGSTEAL_ANON) - steals,
+		  8 * (rw.folios_freed - freed));
+	EXPECT_EQ(atomic_long_read(&rw.w.cs.slots[0].memcg->memory.usage),
+		  40 - 8 * (long)rw.folios_freed);
+	EXPECT_EQ(zone_page_state(zone, NR_FREE_PAGES),
+		  free - 40 + 8 * rw.folios_freed);
+	teardown();
+}
+
 TEST(isolated_parked)
 {
 	struct mlf_failure f;

@@ -15,7 +15,7 @@
  * reclaimable").
  *
  * The check counts from what the harness sees, not from the port: whether
- * the run was kswapd's, and the folios the run freed (the harness owns
+ * the run was kswapd's, and the pages the run freed (the harness owns
  * their memory).
  */
 #ifndef _MLF_CHECK_KSWAPD_CHECKS_H

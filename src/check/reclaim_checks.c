@@ -22,10 +22,13 @@
 
 static const char *const type_name[ANON_AND_FILE] __maybe_unused = { "anon", "file" };
 
-/* the model's isolated folios, by memcg, node and type */
+/* the pages of the model's isolated folios, by memcg, node and type */
 typedef long mlf_isolated_t[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][ANON_AND_FILE];
 
-/* Count the folios on @list, each where the model says it belongs. */
+/*
+ * Count the pages of the folios on @list, each where and as large as the
+ * model says it is.
+ */
 static void count_held(const struct mlf_reclaim_folio_model *m,
 		       const struct list_head *list, mlf_isolated_t iso)
 {
@@ -40,7 +43,7 @@ static void count_held(const struct mlf_reclaim_folio_model *m,
 			return;
 		if (i < 0)
 			continue;
-		iso[m->memcg[i]][m->node[i]][m->type[i]]++;
+		iso[m->memcg[i]][m->node[i]][m->type[i]] += model_pages(m, i);
 	}
 }
 
@@ -72,7 +75,7 @@ static __maybe_unused long node_sum(mlf_isolated_t iso, int pool, int nid, int t
 	return n;
 }
 
-/* The model's folios of @memcg on @nid of @type that are on the LRU. */
+/* The model's pages of @memcg on @nid of @type that are on the LRU. */
 static long model_on_lru(const struct mlf_reclaim_check_state *rw,
 			 mlf_isolated_t iso, int memcg, int nid, int type)
 {
@@ -146,7 +149,7 @@ bool check_isolated_exact(const struct mlf_reclaim_check_state *rw,
 				mlf_failure_at(f, "isolated.exact", nid,
 					       MLF_NONE, MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f,
-						"NR_ISOLATED_%s = %ld, but %ld folios are isolated",
+						"NR_ISOLATED_%s = %ld, but %ld pages are isolated",
 						type ? "FILE" : "ANON", v, want);
 				return false;
 			}
@@ -164,7 +167,7 @@ bool check_isolated_exact(const struct mlf_reclaim_check_state *rw,
 					mlf_failure_at(f, "isolated.exact", nid,
 						       MLF_NONE, MLF_NONE, i);
 					mlf_failure_msg(f,
-							"lruvec nr_isolated[%s] = %ld, but %ld folios are isolated from it",
+							"lruvec nr_isolated[%s] = %ld, but %ld pages are isolated from it",
 							type_name[type], got, want);
 					return false;
 				}
@@ -196,7 +199,7 @@ bool check_isolated_sum(const struct mlf_reclaim_check_state *rw,
 				mlf_failure_at(f, "isolated.sum", nid, MLF_NONE,
 					       MLF_NONE, MLF_NONE);
 				mlf_failure_msg(f,
-						"NR_ISOLATED_%s = %ld, the model's lruvecs of the node have %ld %s folios isolated",
+						"NR_ISOLATED_%s = %ld, the model's lruvecs of the node have %ld %s pages isolated",
 						type ? "FILE" : "ANON", v, sum,
 						type_name[type]);
 				return false;
@@ -273,7 +276,7 @@ bool check_throttle_decision(const struct mlf_reclaim_check_state *rw,
 	swappiness = rw->model.swappiness[memcg];
 	/*
 	 * lru_gen_too_many_isolated() on the model's numbers: a type is over
-	 * when more of it is isolated than its evictable size (the folios
+	 * when more of it is isolated than its evictable size (the pages
 	 * of it on the LRU) / MIN_NR_GENS; kswapd never is
 	 */
 	for (type = !swappiness; type < ANON_AND_FILE; type++) {
@@ -353,7 +356,7 @@ bool check_shadow_budget(const struct mlf_reclaim_check_state *rw,
 		mlf_failure_at(f, "shadow.budget", nid, MLF_NONE, MLF_NONE,
 			       memcg);
 		mlf_failure_msg(f,
-				"count_shadow_nodes counts %lu LRU pages; the model has %ld folios of it on the LRU",
+				"count_shadow_nodes counts %lu LRU pages; the model has %ld pages of it on the LRU",
 				pages, want);
 		return false;
 	}
@@ -437,7 +440,7 @@ bool check_protect_reset(const struct mlf_reclaim_check_state *rw,
 	return true;
 }
 
-/* The folios the model has charged to slot @i itself, on every node. */
+/* The pages the model has charged to slot @i itself, on every node. */
 static long model_charged(const struct mlf_reclaim_check_state *rw, int i)
 {
 	long n = 0;
@@ -701,7 +704,7 @@ bool check_usage_charged(const struct mlf_reclaim_check_state *rw,
 			continue;
 		mlf_failure_at(f, "usage.charged", MLF_NONE, MLF_NONE, MLF_NONE,
 			       i);
-		mlf_failure_msg(f, "usage %ld, but %ld folios are charged to it and its descendants (%ld to it)",
+		mlf_failure_msg(f, "usage %ld, but %ld pages are charged to it and its descendants (%ld to it)",
 				got, usage[i], model_charged(rw, i));
 		return false;
 	}
@@ -709,7 +712,7 @@ bool check_usage_charged(const struct mlf_reclaim_check_state *rw,
 	if (got != total) {
 		mlf_failure_at(f, "usage.charged", MLF_NONE, MLF_NONE, MLF_NONE,
 			       MLF_NONE);
-		mlf_failure_msg(f, "the root's usage is %ld, but %ld folios are charged below it",
+		mlf_failure_msg(f, "the root's usage is %ld, but %ld pages are charged below it",
 				got, total);
 		return false;
 	}
@@ -800,7 +803,7 @@ int model_initial_priority(const struct mlf_reclaim_check_state *rw, int nid,
 		return priority;
 	/*
 	 * (total >> priority) * reclaimed_to_scanned_ratio = nr_to_reclaim,
-	 * where the ratio is inactive / total: the folios of the node on the
+	 * where the ratio is inactive / total: the pages of the node on the
 	 * LRU (this port counts every one as inactive), anon too (no swap
 	 * limit); reclaimable rounded down, nr_to_reclaim up, and capped to
 	 * [DEF_PRIORITY / 2, DEF_PRIORITY] against overshooting shrinkers
@@ -821,7 +824,7 @@ static bool fail_priority(const struct mlf_reclaim_check_state *rw,
 			  struct mlf_failure *f)
 {
 	mlf_failure_at(f, "reclaim.priority", nid, MLF_NONE, MLF_NONE, memcg);
-	mlf_failure_msg(f, "%s runs at priority %d; the run asked %lu pages at priority %d, so set_initial_priority() on the model's folios gives %d",
+	mlf_failure_msg(f, "%s runs at priority %d; the run asked %lu pages at priority %d, so set_initial_priority() on the model's pages gives %d",
 			where, got, rw->run->nr_to_reclaim,
 			rw->run->asked_priority, rw->run->priority);
 	return false;
@@ -848,9 +851,9 @@ void aging_picture(struct mlf_reclaim_check_state *rw, struct lruvec *lruvec)
 		    rw->model.type[k] < !rw->model.swappiness[slot])
 			continue;
 		if (gen == lru_gen_from_seq(v->max_seq))
-			v->young++;
+			v->young += model_pages(&rw->model, k);
 		else if (gen == lru_gen_from_seq(v->max_seq - MIN_NR_GENS))
-			v->old++;
+			v->old += model_pages(&rw->model, k);
 	}
 }
 
@@ -902,7 +905,7 @@ bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 	/*
 	 * should_run_aging() on the generations as asked: out of cold
 	 * folios (nothing to scan), or MIN_NR_GENS + 1 generations spread
-	 * unevenly (the youngest over 1/MIN_NR_GENS of the folios, or the
+	 * unevenly (the youngest over 1/MIN_NR_GENS of the pages, or the
 	 * one MIN_NR_GENS older under 1/(MIN_NR_GENS + 2))
 	 */
 	can_swap = rw->model.swappiness[slot];
@@ -915,13 +918,13 @@ bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 	if (nr && !online) {
 		if (got == (long)nr)
 			return true;
-		why = "offline: all its evictable folios";
+		why = "offline: all its evictable pages";
 	} else if (!due || prio == DEF_PRIORITY) {
 		if (got == (long)(nr >> prio))
 			return true;
 		why = cold_out ? "out of cold folios: none" :
-		      due	 ? "its evictable folios >> priority, the aging not tried at DEF_PRIORITY" :
-				   "its evictable folios >> priority, the aging not due";
+		      due	 ? "its evictable pages >> priority, the aging not tried at DEF_PRIORITY" :
+				   "its evictable pages >> priority, the aging not due";
 	} else {
 		/* the aging ran (-1), or lost a race (0) */
 		if (got == -1 || got == 0)
@@ -930,7 +933,7 @@ bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 	}
 fail:
 	mlf_failure_at(f, "reclaim.nr_to_scan", nid, MLF_NONE, MLF_NONE, slot);
-	mlf_failure_msg(f, "get_nr_to_scan() = %ld for m%d (%s; %lu evictable folios on the LRU, %ld in the youngest generation, %ld in the one MIN_NR_GENS older, seqs %lu-%lu, usage %ld, effective min %lu, priority %d): %s was due",
+	mlf_failure_msg(f, "get_nr_to_scan() = %ld for m%d (%s; %lu evictable pages on the LRU, %ld in the youngest generation, %ld in the one MIN_NR_GENS older, seqs %lu-%lu, usage %ld, effective min %lu, priority %d): %s was due",
 			got, slot, online ? "online" : "offline", total,
 			v->young, v->old, v->min_seq[!rw->model.swappiness[slot]],
 			v->max_seq, usage[slot], v->emin, prio, why);
@@ -952,12 +955,12 @@ static bool model_abort(const struct mlf_reclaim_check_state *rw,
 		return false;
 	for (i = 0; i <= run->reclaim_idx; i++) {
 		const struct mlf_zone_model *z = &rw->model.zone[run->nid][i];
-		long folios = rw->model.zone_folios[run->nid][i], free;
+		long pages = rw->model.zone_pages[run->nid][i], free;
 		unsigned long mark;
 
 		if (!z->managed)
 			continue;
-		free = z->managed - z->used - folios;
+		free = z->managed - z->used - pages;
 		mark = z->wmark[rw->model.tiering ? WMARK_PROMO : WMARK_HIGH] +
 		       z->boost + MIN_LRU_BATCH;
 		if (free <= (long)mark + z->reserve[run->reclaim_idx])
@@ -1012,16 +1015,16 @@ bool check_zone_free(const struct mlf_reclaim_check_state *rw,
 		for (z = 0; z < MAX_NR_ZONES; z++) {
 			const struct mlf_zone_model *m = &rw->model.zone[nid][z];
 			long want = m->managed - m->used -
-				    rw->model.zone_folios[nid][z];
+				    rw->model.zone_pages[nid][z];
 			long got = atomic_long_read(&rw->w->nodes[nid].node_zones[z].vm_stat[NR_FREE_PAGES]);
 
 			if (got == want)
 				continue;
 			mlf_failure_at(f, "zone.free", nid, MLF_NONE, MLF_NONE,
 				       MLF_NONE);
-			mlf_failure_msg(f, "zone %d has %ld free pages; %ld managed, %ld held by others and %ld folios leave %ld",
+			mlf_failure_msg(f, "zone %d has %ld free pages; %ld managed, %ld held by others and %ld of folios leave %ld",
 					z, got, m->managed, m->used,
-					rw->model.zone_folios[nid][z], want);
+					rw->model.zone_pages[nid][z], want);
 			return false;
 		}
 	}
@@ -1116,7 +1119,7 @@ bool check_shrink_decision(const struct mlf_reclaim_check_state *rw,
 		return true;
 	mlf_failure_at(f, "reclaim.decision", v->nid, MLF_NONE, MLF_NONE,
 		       v->slot);
-	mlf_failure_msg(f, "shrink_one() decided %s for m%d after its eviction; %s was due: %s (%s, %lu evictable folios on the LRU, priority %d, last get_nr_to_scan() %ld, segment %d)",
+	mlf_failure_msg(f, "shrink_one() decided %s for m%d after its eviction; %s was due: %s (%s, %lu evictable pages on the LRU, priority %d, last get_nr_to_scan() %ld, segment %d)",
 			op ? mlf_rotate_op_name(op) : "no rotation", v->slot,
 			want ? mlf_rotate_op_name(want) : "no rotation", why,
 			v->online ? "online" : "offline", total, run->priority,

@@ -30,8 +30,8 @@
  * The folio model: what the harness did to each folio, kept by the harness
  * from its own ops (add, refault, drain) and from the frees the port
  * reports, never read from the port's counters. A folio is charged to the
- * (memcg, node) the op that added it named, with the type that op gave
- * it; it is isolated while it sits on the list of an eviction the harness
+ * (memcg, node) the op that added it named, with the type and size (1 <<
+ * order pages) that op gave it; it is isolated while it sits on the list of an eviction the harness
  * holds (parked, or in flight between its probes); it is on the LRU when
  * charged and not isolated. The reclaim checks take their expected values
  * from it (reclaim_checks.c).
@@ -45,7 +45,8 @@ struct mlf_reclaim_folio_model {
 	u8 memcg[MLF_RECLAIM_MODEL_FOLIOS];
 	u8 node[MLF_RECLAIM_MODEL_FOLIOS];
 	u8 type[MLF_RECLAIM_MODEL_FOLIOS];
-	/* folios charged and not yet freed or drained */
+	u8 order[MLF_RECLAIM_MODEL_FOLIOS];
+	/* pages charged and not yet freed or drained */
 	long charged[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][ANON_AND_FILE];
 	/* each memcg's swappiness, as the harness set it */
 	int swappiness[MLF_RECLAIM_MAX_POOL];
@@ -79,9 +80,9 @@ struct mlf_reclaim_folio_model {
 		unsigned long wmark[NR_WMARK], boost;
 		long reserve[MAX_NR_ZONES];
 	} zone[MAX_NUMNODES][MAX_NR_ZONES];
-	/* the zone of each folio, and the folios charged in each zone */
+	/* the zone of each folio, and the pages charged in each zone */
 	u8 zone_of[MLF_RECLAIM_MODEL_FOLIOS];
-	long zone_folios[MAX_NUMNODES][MAX_NR_ZONES];
+	long zone_pages[MAX_NUMNODES][MAX_NR_ZONES];
 	/*
 	 * the shrinkers' objects and deferred work per memcg (slot + 1; 0:
 	 * the root) and node, as the harness added them and do_shrink_slab()'s
@@ -102,6 +103,12 @@ static inline long model_folio(const struct mlf_reclaim_folio_model *m,
 	long i = folio - m->base;
 
 	return i >= 0 && i < m->nr && m->used[i] ? i : -1;
+}
+
+/* the pages of folio @i, as the op that added it sized it */
+static inline long model_pages(const struct mlf_reclaim_folio_model *m, long i)
+{
+	return 1L << m->order[i];
 }
 
 /*
@@ -126,7 +133,7 @@ struct mlf_protect_visit {
 	long last_nr_to_scan;
 	/*
 	 * the lruvec's generations as get_nr_to_scan() was last asked: the
-	 * port's seqs, and the model's folios on the LRU in the youngest
+	 * port's seqs, and the model's pages on the LRU in the youngest
 	 * generation and in the one MIN_NR_GENS older, of the types it may
 	 * evict
 	 */
@@ -151,7 +158,7 @@ struct mlf_reclaim_run {
 	/* the priority asked, and the one the run must go at:
 	 * set_initial_priority() on the model's folios, or the one asked */
 	int asked_priority, priority;
-	/* pages this run freed (the folios the harness saw go) */
+	/* pages this run freed (those of the folios the harness saw go) */
 	long freed;
 	/* an eviction batch ended with the abort condition met, and why */
 	bool abort_due;

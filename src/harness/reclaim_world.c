@@ -68,19 +68,21 @@ static void check_isolation(struct mlf_reclaim_world *rw)
 	fail_if(check_isolated_quiescent(&rw->rcs, f), f);
 }
 
-/* the event goes to @slot's nearest online ancestor-or-self, or the root */
+/*
+ * @nr events go to @slot's nearest online ancestor-or-self, or the root
+ */
 static void expect_event(struct mlf_reclaim_world *rw, int slot, int nid,
-			 int idx)
+			 int idx, long nr)
 {
 	int e = idx - WORKINGSET_REFAULT_ANON;
 
 	while (slot != MLF_ROOT && rw->w.cs.slots[slot].state != SLOT_ONLINE)
 		slot = rw->rcs.model.parent[slot];
 	if (slot != MLF_ROOT)
-		rw->rcs.expect[slot][nid][e]++;
+		rw->rcs.expect[slot][nid][e] += nr;
 	else
-		rw->rcs.expect_root[nid][e]++;
-	rw->rcs.expect_node[nid][e]++;
+		rw->rcs.expect_root[nid][e] += nr;
+	rw->rcs.expect_node[nid][e] += nr;
 }
 
 /* The folio model (reclaim_state.h) forgets folio @i: freed or drained. */
@@ -91,8 +93,8 @@ static void model_uncharge(struct mlf_reclaim_world *rw, int i)
 	m->used[i] = false;
 	if (i < m->first_free)
 		m->first_free = i;
-	m->charged[m->memcg[i]][m->node[i]][m->type[i]]--;
-	m->zone_folios[m->node[i]][m->zone_of[i]]--;
+	m->charged[m->memcg[i]][m->node[i]][m->type[i]] -= model_pages(m, i);
+	m->zone_pages[m->node[i]][m->zone_of[i]] -= model_pages(m, i);
 }
 
 /* memory.min and memory.low of @slot as the model has them (protect.*) */
@@ -112,7 +114,7 @@ static void free_hook(struct folio *folio)
 	model_uncharge(rw, i);
 	rw->folios_freed++;
 	if (rw->rcs.run)
-		rw->rcs.run->freed++;
+		rw->rcs.run->freed += model_pages(&rw->rcs.model, i);
 }
 
 /* the oldest generations as an isolation pass began (reclaim.sort) */
@@ -478,8 +480,11 @@ static void result_probe(void *lruvec, int op)
 	run->visit.slot = MLF_NONE;
 }
 
-/* the pages of a zone the harness has not set: more than every folio */
-#define MLF_DEFAULT_ZONE_PAGES 1024
+/*
+ * the pages of a zone the harness has not set: more than every folio, at
+ * the largest order (MLF_RECLAIM_MAX_ORDER)
+ */
+#define MLF_DEFAULT_ZONE_PAGES (MLF_RECLAIM_MAX_FOLIOS << MLF_RECLAIM_MAX_ORDER)
 
 /*
  * What a zone op sets, as the page allocator and the watermark sysctls
@@ -495,15 +500,15 @@ static void set_zone(struct mlf_reclaim_world *rw,
 {
 	struct mlf_zone_model *m = &rw->rcs.model.zone[op->node][op->zone];
 	struct zone *zone = &rw->w.cs.nodes[op->node].node_zones[op->zone];
-	long folios = rw->rcs.model.zone_folios[op->node][op->zone];
+	long pages = rw->rcs.model.zone_pages[op->node][op->zone];
 	int k;
 
-	if (managed < folios)
-		managed = folios;
-	if (free > managed - folios)
-		free = managed - folios;
+	if (managed < pages)
+		managed = pages;
+	if (free > managed - pages)
+		free = managed - pages;
 	m->managed = managed;
-	m->used = managed - folios - free;
+	m->used = managed - pages - free;
 	for (k = 0; k < NR_WMARK; k++)
 		m->wmark[k] = wmin + k * op->zone_gap;
 	m->boost = op->zone_boost;
@@ -585,6 +590,7 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 {
 	struct lruvec *lruvec =
 		get_lruvec(rw->w.cs.slots[op->memcg].memcg, op->node);
+	long nr = 1L << op->order;
 	int n, i;
 
 	for (n = 0; n < op->count; n++) {
@@ -594,8 +600,8 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		i = alloc_folio(rw);
 		if (i < 0)
 			return n > 0;
-		/* the page allocator: a free page of the zone, or no folio */
-		if (!zone_alloc_page(zone)) {
+		/* the page allocator: free pages of the zone, or no folio */
+		if (!zone_alloc_pages(zone, nr)) {
 			if (i == rw->rcs.model.nr - 1)
 				rw->rcs.model.nr--;
 			return n > 0;
@@ -607,10 +613,12 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		rw->rcs.model.memcg[i] = op->memcg;
 		rw->rcs.model.node[i] = op->node;
 		rw->rcs.model.type[i] = op->type;
+		rw->rcs.model.order[i] = op->order;
 		rw->rcs.model.zone_of[i] = op->zone % MAX_NR_ZONES;
-		rw->rcs.model.zone_folios[op->node][op->zone % MAX_NR_ZONES]++;
-		rw->rcs.model.charged[op->memcg][op->node][op->type]++;
+		rw->rcs.model.zone_pages[op->node][rw->rcs.model.zone_of[i]] += nr;
+		rw->rcs.model.charged[op->memcg][op->node][op->type] += nr;
 		folio->zone = op->zone % MAX_NR_ZONES;
+		folio->order = op->order;
 		if (op->type == LRU_GEN_ANON)
 			folio_set(folio, PG_swapbacked);
 		if (op->dirty)
@@ -622,7 +630,7 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		if (refault) {
 			lru_gen_refault_folio(lruvec, folio);
 			expect_event(rw, op->memcg, op->node,
-				     WORKINGSET_REFAULT_ANON + op->type);
+				     WORKINGSET_REFAULT_ANON + op->type, nr);
 		} else {
 			lru_gen_add_new_folio(lruvec, folio);
 		}
@@ -1142,7 +1150,7 @@ bool reclaim_world_apply(struct mlf_reclaim_world *rw,
 	op.node %= rw->w.cs.nr_nodes;
 	op.type %= ANON_AND_FILE;
 	op.zone %= MAX_NR_ZONES;
-	op.order %= 4;
+	op.order %= MLF_RECLAIM_MAX_ORDER + 1;
 	op.zones %= MAX_NR_ZONES + 1;
 	op.others %= 4;
 	op.shrinker %= MLF_NR_SHRINKERS;

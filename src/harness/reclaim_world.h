@@ -25,14 +25,17 @@
 #include "world.h"
 
 #define MLF_RECLAIM_MAX_FOLIOS MLF_RECLAIM_MODEL_FOLIOS
+/* the largest folio order (and sc->order) an op names: 8 pages */
+#define MLF_RECLAIM_MAX_ORDER 3
 #define MLF_RECLAIM_MAX_DRAWS 32
 
 enum mlf_reclaim_op_kind {
 	RECLAIM_OP_ONLINE,	/* online m parent (1 draw: the bin) */
 	RECLAIM_OP_OFFLINE,	/* offline m (not while a child is online) */
 	RECLAIM_OP_RELEASE,	/* release m: drain its folios, css_released */
-	RECLAIM_OP_ADD,		/* add m n: count new folios */
-	RECLAIM_OP_REFAULT,	/* refault m n: count folios come back active */
+	RECLAIM_OP_ADD,		/* add m n: count new folios of order */
+	RECLAIM_OP_REFAULT,	/* refault m n: count folios of order come
+				   back active */
 	RECLAIM_OP_TOUCH,	/* touch f: the folio is referenced */
 	RECLAIM_OP_WBDONE,	/* wbdone m: its writeback completes */
 	RECLAIM_OP_AGE,		/* age m n: try_to_inc_max_seq */
@@ -67,7 +70,8 @@ struct mlf_reclaim_op {
 	u8 kswapd, dying;	/* reclaim / park: who reclaims */
 	u8 slot;		/* unpark */
 	u16 nodes;		/* shadow */
-	u8 order;		/* reclaim: sc->order, 0..3 */
+	u8 order;		/* reclaim: sc->order; add / refault: the
+				   folios' order; 0..MLF_RECLAIM_MAX_ORDER */
 	u8 zones;		/* reclaim: sc->reclaim_idx + 1 (0: all zones) */
 	u8 others;		/* reclaim: kswapd runs while it yields, 0..3 */
 	u8 parent;		/* online: 0 the root, k slot k - 1 */

@@ -55,20 +55,21 @@ static void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio,
 {
 	int type = folio_is_file_lru(folio);
 	int zone = folio->zone;
+	int delta = folio_nr_pages(folio);
 	enum lru_list lru = type * LRU_INACTIVE_FILE;
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 
 	if (old_gen >= 0)
 		WRITE_ONCE(lrugen->nr_pages[old_gen][type][zone],
-			   lrugen->nr_pages[old_gen][type][zone] - 1);
+			   lrugen->nr_pages[old_gen][type][zone] - delta);
 	if (new_gen >= 0)
 		WRITE_ONCE(lrugen->nr_pages[new_gen][type][zone],
-			   lrugen->nr_pages[new_gen][type][zone] + 1);
+			   lrugen->nr_pages[new_gen][type][zone] + delta);
 
 	if (old_gen < 0 && new_gen >= 0)
-		__update_lru_size(lruvec, lru, zone, 1);
+		__update_lru_size(lruvec, lru, zone, delta);
 	else if (old_gen >= 0 && new_gen < 0)
-		__update_lru_size(lruvec, lru, zone, -1);
+		__update_lru_size(lruvec, lru, zone, -delta);
 }
 
 static void lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio,
@@ -124,7 +125,7 @@ void lru_gen_add_new_folio(struct lruvec *lruvec, struct folio *folio)
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
 
 	/* mem_cgroup_charge(): hierarchically, memory.min/low's usage too */
-	page_counter_charge(&memcg->memory, 1);
+	page_counter_charge(&memcg->memory, folio_nr_pages(folio));
 	spin_lock_irq(&lruvec->lru_lock);
 	folio_set(folio, PG_lru);
 	lru_gen_add_folio(lruvec, folio, false);
@@ -138,7 +139,8 @@ void lru_gen_refault_folio(struct lruvec *lruvec, struct folio *folio)
 	folio_set(folio, PG_active);
 	folio_set(folio, PG_workingset);
 	lru_gen_add_new_folio(lruvec, folio);
-	mod_lruvec_state(lruvec, WORKINGSET_REFAULT_ANON + type, 1);
+	mod_lruvec_state(lruvec, WORKINGSET_REFAULT_ANON + type,
+			 folio_nr_pages(folio));
 }
 
 void lru_gen_remove_folio(struct folio *folio)
@@ -149,9 +151,11 @@ void lru_gen_remove_folio(struct folio *folio)
 	if (folio_test_clear(folio, PG_lru))
 		lru_gen_del_folio(lruvec, folio);
 	spin_unlock_irq(&lruvec->lru_lock);
-	/* mem_cgroup_uncharge(), and the page goes back to its zone */
-	page_counter_uncharge(&lruvec_memcg(lruvec)->memory, 1);
-	zone_free_page(&lruvec_pgdat(lruvec)->node_zones[folio->zone]);
+	/* mem_cgroup_uncharge(), and the pages go back to their zone */
+	page_counter_uncharge(&lruvec_memcg(lruvec)->memory,
+			      folio_nr_pages(folio));
+	zone_free_pages(&lruvec_pgdat(lruvec)->node_zones[folio->zone],
+			folio_nr_pages(folio));
 }
 
 void lru_gen_end_writeback(struct folio *folio)
@@ -351,17 +355,18 @@ static int scan_folios(struct lruvec *lruvec, struct scan_control *sc,
 		while (!list_empty(head)) {
 			struct folio *folio =
 				list_last_entry(head, struct folio, lru);
+			int delta = folio_nr_pages(folio);
 
 			VM_WARN_ON_ONCE(folio_is_file_lru(folio) != type);
 			VM_WARN_ON_ONCE(folio->zone != zone);
 
-			scanned++;
+			scanned += delta;
 
 			if (sort_folio(lruvec, folio, sc, type))
 				;
 			else if (isolate_folio(lruvec, folio)) {
 				list_add(&folio->lru, list);
-				isolated++;
+				isolated += delta;
 			}
 
 			if (!--remaining || isolated >= MIN_LRU_BATCH)
@@ -592,12 +597,13 @@ static void free_folio(struct lruvec *lruvec, struct folio *folio)
 {
 	void (*hook)(struct folio *) = READ_ONCE(mlf_free_folio_hook);
 	int type = folio_is_file_lru(folio);
+	long nr = folio_nr_pages(folio);
 
-	/* the last folio_put(): mem_cgroup_uncharge(), the page freed */
-	page_counter_uncharge(&lruvec_memcg(lruvec)->memory, 1);
-	zone_free_page(&lruvec_pgdat(lruvec)->node_zones[folio->zone]);
+	/* the last folio_put(): mem_cgroup_uncharge(), the pages freed */
+	page_counter_uncharge(&lruvec_memcg(lruvec)->memory, nr);
+	zone_free_pages(&lruvec_pgdat(lruvec)->node_zones[folio->zone], nr);
 	/* evict_folios(): __count_vm_events(PGSTEAL_ANON + type, reclaimed) */
-	__count_vm_events(PGSTEAL_ANON + type, 1);
+	__count_vm_events(PGSTEAL_ANON + type, nr);
 	if (hook)
 		hook(folio);
 }
@@ -612,6 +618,7 @@ static unsigned int shrink_folio_list(struct list_head *folio_list,
 {
 	unsigned int nr_reclaimed = 0;
 	struct folio *folio, *next;
+	long nr_pages;
 
 	list_for_each_entry_safe(folio, next, folio_list, lru) {
 		if (folio_test(folio, PG_writeback)) {
@@ -631,9 +638,11 @@ static unsigned int shrink_folio_list(struct list_head *folio_list,
 			folio_set(folio, PG_active);
 			continue;
 		}
+		/* the hook may reuse the folio: its size first */
+		nr_pages = folio_nr_pages(folio);
 		list_del(&folio->lru);
 		free_folio(lruvec, folio);
-		nr_reclaimed++;
+		nr_reclaimed += nr_pages;
 	}
 	return nr_reclaimed;
 }

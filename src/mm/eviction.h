@@ -42,6 +42,11 @@ static inline int folio_is_file_lru(const struct folio *folio)
 	return !folio_test(folio, PG_swapbacked);
 }
 
+static inline long folio_nr_pages(const struct folio *folio)
+{
+	return 1L << folio->order;
+}
+
 static inline int lru_gen_from_seq(unsigned long seq)
 {
 	return seq % MAX_NR_GENS;
@@ -69,6 +74,7 @@ struct lru_gen_eviction {
 	/* the isolated folios, from isolation until put back or freed */
 	struct list_head list;
 	int type;
+	/* pages, as scanned below */
 	int nr_isolated;
 	/* the types the throttle allowed isolation from */
 	unsigned int allowed;

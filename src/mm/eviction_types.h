@@ -6,8 +6,9 @@
  * and memcontrol.h add to struct lru_gen_folio, lruvec, pglist_data and
  * mem_cgroup when MLF_EVICTION is defined.
  *
- * Scaled down: two zones, one page per folio, and small LRU batches, so that
- * inputs of a few dozen folios reach every branch a kernel batch of 64 does.
+ * Scaled down: two zones, folios of one to eight pages (order 0..3), and
+ * small LRU batches, so that inputs of a few dozen folios reach every
+ * branch a kernel batch of 64 does.
  */
 #ifndef _MLF_MM_EVICTION_TYPES_H
 #define _MLF_MM_EVICTION_TYPES_H
@@ -81,13 +82,17 @@ enum pageflags {
 
 struct lruvec;
 
-/* One page. The harness owns the memory; the port never frees it. */
+/*
+ * 1 << order pages (folio_nr_pages()). The harness owns the memory; the
+ * port never frees it.
+ */
 struct folio {
 	struct list_head lru;
 	unsigned long flags;
 	/* generation + 1 while on an MGLRU list, 0 otherwise */
 	u8 gen;
 	u8 zone;
+	u8 order;
 	/* the lruvec (memcg, node) it is charged to */
 	struct lruvec *lruvec;
 	/* the harness's name for it */
@@ -95,7 +100,7 @@ struct folio {
 };
 
 #ifdef CONFIG_LRU_GEN_ISO_THROTTLE
-/* the number of folios isolated from this lruvec and being reclaimed */
+/* the pages isolated from this lruvec and being reclaimed */
 #define __LRU_GEN_NR_ISOLATED atomic_long_t nr_isolated[ANON_AND_FILE];
 #else
 #define __LRU_GEN_NR_ISOLATED

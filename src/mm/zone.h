@@ -88,21 +88,22 @@ static inline void __mod_zone_page_state(struct zone *zone,
 }
 
 /*
- * The buddy allocator, reduced to its count of free pages: a page of
- * @zone taken (false if none is free: the harness allocates while a page
- * is free, and leaves the watermarks to reclaim), and one given back.
+ * The buddy allocator, reduced to its count of free pages (no free
+ * areas, so no fragmentation): @nr pages of @zone taken (false if fewer
+ * are free: the harness allocates while pages are free, and leaves the
+ * watermarks to reclaim), and @nr given back.
  */
-static inline bool zone_alloc_page(struct zone *zone)
+static inline bool zone_alloc_pages(struct zone *zone, long nr)
 {
-	if (!zone_page_state(zone, NR_FREE_PAGES))
+	if (zone_page_state(zone, NR_FREE_PAGES) < (unsigned long)nr)
 		return false;
-	__mod_zone_page_state(zone, NR_FREE_PAGES, -1);
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -nr);
 	return true;
 }
 
-static inline void zone_free_page(struct zone *zone)
+static inline void zone_free_pages(struct zone *zone, long nr)
 {
-	__mod_zone_page_state(zone, NR_FREE_PAGES, 1);
+	__mod_zone_page_state(zone, NR_FREE_PAGES, nr);
 }
 
 /*
