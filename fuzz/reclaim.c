@@ -14,6 +14,7 @@
 #include "context.h"
 #include "engine_counters.h"
 #include "harness/states.h"
+#include "kernel/bitops.h"
 #include "reclaim_codec.h"
 #include "reclaim_meetings.h"
 
@@ -65,6 +66,34 @@ static unsigned char state_feedback[ST_NR_COUNTERS]
  */
 static unsigned char stood_feedback[ST_NR_LRU_PLACES + ST_NR_TREE_PLACES]
 	__attribute__((section("__libfuzzer_extra_counters"), used));
+
+/*
+ * The size of the LRU each reclaim starts on (fls_long() of the pages the
+ * folio model has charged on its node) by the priority it asks, as
+ * counters of their own: reclaim's arithmetic on sizes
+ * (set_initial_priority()'s estimate, get_nr_to_scan()'s shift,
+ * lruvec_is_sizable()) turns on magnitudes that no branch marks until
+ * they are reached, so an input that takes a node's LRU to a size not
+ * reclaimed at that priority before is kept.
+ */
+#define SIZE_ORDERS (MLF_RECLAIM_MAX_ORDER + 11)
+_Static_assert(MLF_RECLAIM_MAX_FOLIOS << MLF_RECLAIM_MAX_ORDER < 1 << SIZE_ORDERS,
+	       "every size has its counter");
+static unsigned char size_feedback[SIZE_ORDERS * (DEF_PRIORITY + 1)]
+	__attribute__((section("__libfuzzer_extra_counters"), used));
+
+static void reclaim_size(const struct mlf_reclaim_op *op)
+{
+	const struct mlf_reclaim_folio_model *m = &world.rcs.model;
+	unsigned long pages = 0;
+	int i, t;
+
+	for (i = 0; i < header.pool_size; i++)
+		for (t = 0; t < ANON_AND_FILE; t++)
+			pages += m->charged[i][op->node][t];
+	size_feedback[fls_long(pages) * (DEF_PRIORITY + 1) +
+		      op->priority] = 1;
+}
 
 /*
  * Places just found: an input this process ran that took a memcg, before
@@ -178,6 +207,8 @@ static void run(const uint8_t *data, size_t size,
 			break;
 		if (i == nr_ops)
 			break;
+		if (!pick && ops[i].kind == RECLAIM_OP_RECLAIM)
+			reclaim_size(&ops[i]);
 		reclaim_world_apply(&world, &ops[i]);
 		run_at = i + 1;
 		if (!pick)

@@ -139,7 +139,10 @@ static void random_op(const struct mlf_records *in,
 	op->dying = mlf_rng_one_in(g, 8);
 	op->slot = mlf_rng_below(g, MLF_RECLAIM_MAX_PARKED);
 	op->nodes = mlf_rng_next(g);
-	op->order = mlf_rng_one_in(g, 4) ? mlf_rng_below(g, 4) : 0;
+	/* a reclaim's sc->order, an add's folios: mostly 0 */
+	op->order = mlf_rng_one_in(g, 4) ?
+			    mlf_rng_below(g, MLF_RECLAIM_MAX_ORDER + 1) :
+			    0;
 	/* kswapd over zone 0 only: a zone op on it is all it takes to stop */
 	op->zones = mlf_rng_one_in(g, 3) ? mlf_rng_below(g, MAX_NR_ZONES + 1) : 0;
 	/* others reclaim while the walk yields: stale walks, young TAILs */

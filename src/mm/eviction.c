@@ -618,7 +618,6 @@ static unsigned int shrink_folio_list(struct list_head *folio_list,
 {
 	unsigned int nr_reclaimed = 0;
 	struct folio *folio, *next;
-	long nr_pages;
 
 	list_for_each_entry_safe(folio, next, folio_list, lru) {
 		if (folio_test(folio, PG_writeback)) {
@@ -638,11 +637,10 @@ static unsigned int shrink_folio_list(struct list_head *folio_list,
 			folio_set(folio, PG_active);
 			continue;
 		}
-		/* the hook may reuse the folio: its size first */
-		nr_pages = folio_nr_pages(folio);
 		list_del(&folio->lru);
+		/* before the hook gives the folio back to the harness */
+		nr_reclaimed += folio_nr_pages(folio);
 		free_folio(lruvec, folio);
-		nr_reclaimed += nr_pages;
 	}
 	return nr_reclaimed;
 }
