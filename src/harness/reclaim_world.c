@@ -68,9 +68,7 @@ static void check_isolation(struct mlf_reclaim_world *rw)
 	fail_if(check_isolated_quiescent(&rw->rcs, f), f);
 }
 
-/*
- * @nr events go to @slot's nearest online ancestor-or-self, or the root
- */
+/* @nr events go to @slot's nearest online ancestor-or-self, or the root */
 static void expect_event(struct mlf_reclaim_world *rw, int slot, int nid,
 			 int idx, long nr)
 {
