@@ -77,7 +77,8 @@ static unsigned char stood_feedback[ST_NR_LRU_PLACES + ST_NR_TREE_PLACES]
  * reclaimed at that priority before is kept.
  */
 #define SIZE_ORDERS (MLF_RECLAIM_MAX_ORDER + 11)
-_Static_assert(MLF_RECLAIM_MAX_FOLIOS << MLF_RECLAIM_MAX_ORDER < 1 << SIZE_ORDERS,
+_Static_assert((MLF_RECLAIM_MAX_FOLIOS << MLF_RECLAIM_MAX_ORDER) <
+		       1 << SIZE_ORDERS,
 	       "every size has its counter");
 static unsigned char size_feedback[SIZE_ORDERS * (DEF_PRIORITY + 1)]
 	__attribute__((section("__libfuzzer_extra_counters"), used));

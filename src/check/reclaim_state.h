@@ -31,10 +31,10 @@
  * from its own ops (add, refault, drain) and from the frees the port
  * reports, never read from the port's counters. A folio is charged to the
  * (memcg, node) the op that added it named, with the type and size (1 <<
- * order pages) that op gave it; it is isolated while it sits on the list of an eviction the harness
- * holds (parked, or in flight between its probes); it is on the LRU when
- * charged and not isolated. The reclaim checks take their expected values
- * from it (reclaim_checks.c).
+ * order pages) that op gave it; it is isolated while it sits on the list
+ * of an eviction the harness holds (parked, or in flight between its
+ * probes); it is on the LRU when charged and not isolated. The reclaim
+ * checks take their expected values from it (reclaim_checks.c).
  */
 struct mlf_reclaim_folio_model {
 	const struct folio *base;	/* folio i is base + i */
