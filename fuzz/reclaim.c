@@ -69,7 +69,7 @@ static unsigned char stood_feedback[ST_NR_LRU_PLACES + ST_NR_TREE_PLACES]
 
 /*
  * The size of the LRU each reclaim starts on (fls_long() of the pages the
- * folio model has charged on its node) by the priority it asks, as
+ * folio model has charged in its node's zones) by the priority it asks, as
  * counters of their own: reclaim's arithmetic on sizes
  * (set_initial_priority()'s estimate, get_nr_to_scan()'s shift,
  * lruvec_is_sizable()) turns on magnitudes that no branch marks until
@@ -85,13 +85,12 @@ static unsigned char size_feedback[SIZE_ORDERS * (DEF_PRIORITY + 1)]
 
 static void reclaim_size(const struct mlf_reclaim_op *op)
 {
-	const struct mlf_reclaim_folio_model *m = &world.rcs.model;
+	const long *zone_pages = world.rcs.model.zone_pages[op->node];
 	unsigned long pages = 0;
-	int i, t;
+	int z;
 
-	for (i = 0; i < header.pool_size; i++)
-		for (t = 0; t < ANON_AND_FILE; t++)
-			pages += m->charged[i][op->node][t];
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		pages += zone_pages[z];
 	size_feedback[fls_long(pages) * (DEF_PRIORITY + 1) +
 		      op->priority] = 1;
 }

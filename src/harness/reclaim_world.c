@@ -87,12 +87,13 @@ static void expect_event(struct mlf_reclaim_world *rw, int slot, int nid,
 static void model_uncharge(struct mlf_reclaim_world *rw, int i)
 {
 	struct mlf_reclaim_folio_model *m = &rw->rcs.model;
+	long nr = model_pages(m, i);
 
 	m->used[i] = false;
 	if (i < m->first_free)
 		m->first_free = i;
-	m->charged[m->memcg[i]][m->node[i]][m->type[i]] -= model_pages(m, i);
-	m->zone_pages[m->node[i]][m->zone_of[i]] -= model_pages(m, i);
+	m->charged[m->memcg[i]][m->node[i]][m->type[i]] -= nr;
+	m->zone_pages[m->node[i]][m->zone_of[i]] -= nr;
 }
 
 /* memory.min and memory.low of @slot as the model has them (protect.*) */
