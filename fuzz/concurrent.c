@@ -39,8 +39,12 @@
 static struct sched_input input;
 static struct sched_stats stats;
 
-/* The op task @t is in (or last ran), or -1. */
-static long op_of_task(int t)
+/*
+ * The op task @t is in (or last ran), or -1. Read on the failing task's
+ * fiber, of what @t wrote on its own: the harness's bookkeeping, which
+ * no reads-from of the memory model orders, so not ThreadSanitizer's.
+ */
+MLF_NO_TSAN static long op_of_task(int t)
 {
 	long op;
 

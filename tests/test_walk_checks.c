@@ -384,6 +384,46 @@ TEST(a_gen_stored_after_the_link_passes_walk_gen)
 	EXPECT(ev(MLF_WALK_VISIT, 0, 0));
 }
 
+/*
+ * @task unlinks m0 (hlist_nulls_del_rcu(): its pprev poisoned) and links
+ * it behind m3, the last of fifo[1][2] (hlist_nulls_add_tail_rcu()): its
+ * pprev stored plainly, so the join is known only by the marked link
+ * that publishes it, m3's ->next. Its gen field it leaves as it was.
+ */
+static void linked_behind_m3_by(int task)
+{
+	struct hlist_nulls_node *n = &pn[0].lruvec.lrugen.list;
+	struct hlist_nulls_node *last = &pn[3].lruvec.lrugen.list;
+
+	last->pprev = &nodes[0].memcg_lru.fifo[1][2].first;
+	last->next = (struct hlist_nulls_node *)1UL;
+	nodes[0].memcg_lru.lock.owner = task + 1;
+	mlf_lin_touch(&lin, &n->pprev, step++, task);
+	n->pprev = LIST_POISON2;
+	mlf_lin_commit(&lin, task, step++);
+	n->next = last->next;
+	n->pprev = &last->next;
+	mlf_lin_touch(&lin, &last->next, step++, task);
+	last->next = n;
+	mlf_lin_commit(&lin, task, step++);
+}
+
+TEST(a_join_behind_an_entry_is_known_by_its_link)
+{
+	/*
+	 * m0 in generation 1 behind m3, gen still 0: the walk of
+	 * generation 0 that reads it there went by a gen published before
+	 * the move. Without the link's join the model would still have m0
+	 * in the list it left, of generation 0, and pass the visit.
+	 */
+	walk_in_bin_2();
+	linked_behind_m3_by(OTHER);
+	walk_reads_gen_of_m0();
+	ASSERT(!ev(MLF_WALK_VISIT, 0, 0));
+	EXPECT_STREQ(f.check, "walk.gen");
+	EXPECT(strstr(f.msg, "a list of generation 1") != NULL);
+}
+
 /* ---- walk.complete with a section still open ---- */
 
 /* A complete walk of generation 0 in which bin 2 meets only m0. */

@@ -177,6 +177,13 @@ static int lrugen_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The lrugen memcg @m's record is of. */
+MLF_NO_TSAN static const struct lru_gen_folio *
+lin_lrugen(const struct lin_memcg *m)
+{
+	return m->lrugen;
+}
+
 MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
 {
 	int i, nid;
@@ -198,6 +205,9 @@ MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
 			if (m->lrugen != l->start) {
 				m->lrugen = l->start;
 				m->gen_stored_at = m->joined_at = 0;
+				m->off_list = !lin_lrugen(m)->list.pprev ||
+					      lin_lrugen(m)->list.pprev ==
+						      LIST_POISON2;
 				m->nr_joins = 0;
 			}
 		}
@@ -273,6 +283,8 @@ MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 	 * of an unlink, before the memcg's own links are written), so it is
 	 * touched too.
 	 */
+	pend = &lin->pending[task + 1];
+	pend->link = NULL;
 	if ((in_lrugen && off == offsetof(struct lru_gen_folio, list.next)) ||
 	    (!in_lrugen && is_head(lin, addr))) {
 		const struct hlist_nulls_node *old =
@@ -284,6 +296,10 @@ MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 		    mlf_lin_lrugen_at(lin, old, &oslot, &onid, &ooff))
 			lin->mc[oslot * MAX_NUMNODES + onid]
 				.touched_at_by[task + 1] = step;
+		/* what it links to now, once it took effect */
+		pend->on = true;
+		pend->link = addr;
+		pend->slot = -1;
 	}
 	if (!in_lrugen)
 		return;
@@ -292,7 +308,6 @@ MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 	 * Which store it is, for the publication order: the gen field, or
 	 * the pprev of an lrugen that is on no list now (it joins one).
 	 */
-	pend = &lin->pending[task + 1];
 	lrugen = (const struct lru_gen_folio *)((const char *)addr - off);
 	pend->on = true;
 	pend->slot = slot;
@@ -311,6 +326,44 @@ MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 
 static int list_gen(struct mlf_lin *lin, int i, int nid);
 
+/* Memcg @i's lrugen on @nid joined a list at @step: which generation's? */
+MLF_NO_TSAN static void add_join(struct mlf_lin *lin, int i, int nid,
+				 unsigned long step)
+{
+	struct lin_memcg *m = &lin->mc[i * MAX_NUMNODES + nid];
+
+	m->joined_at = step;
+	m->off_list = false;
+	m->joins[m->nr_joins % ARRAY_SIZE(m->joins)].at = step;
+	m->joins[m->nr_joins++ % ARRAY_SIZE(m->joins)].gen =
+		(s8)list_gen(lin, i, nid);
+}
+
+/*
+ * A link (a head's ->first or an lrugen's ->next) at @link took the value
+ * it has now at @step. If it points at an lrugen off every list, that
+ * lrugen joins a list here: hlist_nulls_add_tail_rcu()
+ * behind an entry stores its pprev plainly, so no marked store of its
+ * own says so.
+ */
+MLF_NO_TSAN static void commit_link(struct mlf_lin *lin, const void *link,
+				    unsigned long step)
+{
+	const struct hlist_nulls_node *to =
+		*(struct hlist_nulls_node *const *)link;
+	const struct lin_memcg *m;
+	int slot, nid;
+	size_t off;
+
+	if (is_a_nulls(to) || !mlf_lin_lrugen_at(lin, to, &slot, &nid, &off) ||
+	    off != offsetof(struct lru_gen_folio, list))
+		return;
+	m = &lin->mc[slot * MAX_NUMNODES + nid];
+	if (!m->off_list)
+		return;
+	add_join(lin, slot, nid, step);
+}
+
 MLF_NO_TSAN void mlf_lin_commit(struct mlf_lin *lin, int task,
 				unsigned long step)
 {
@@ -323,14 +376,18 @@ MLF_NO_TSAN void mlf_lin_commit(struct mlf_lin *lin, int task,
 	if (!pend->on)
 		return;
 	pend->on = false;
+	if (pend->link)
+		commit_link(lin, pend->link, step);
+	if (pend->slot < 0)
+		return;
 	m = &lin->mc[pend->slot * MAX_NUMNODES + pend->nid];
 	if (pend->field == FIELD_GEN) {
 		m->gen_stored_at = step;
 	} else if (pend->join) {
-		m->joined_at = step;
-		m->joins[m->nr_joins % ARRAY_SIZE(m->joins)].at = step;
-		m->joins[m->nr_joins++ % ARRAY_SIZE(m->joins)].gen =
-			(s8)list_gen(lin, pend->slot, pend->nid);
+		add_join(lin, pend->slot, pend->nid, step);
+	} else if (pend->field == FIELD_PPREV &&
+		   lin_lrugen(m)->list.pprev == LIST_POISON2) {
+		m->off_list = true;
 	}
 }
 
@@ -747,6 +804,7 @@ bool mlf_lin_sync(struct mlf_lin *lin, struct mlf_failure *f)
 			/* where the set-up left it: a join at 0 */
 			m->joins[0].gen = m->linked ? (s8)m->gen : -1;
 			m->nr_joins = 1;
+			m->off_list = !m->linked;
 			if (lin->memcg_of(lin->arg, i))
 				m->lrugen = &get_lruvec(lin->memcg_of(lin->arg, i),
 							nid)->lrugen;

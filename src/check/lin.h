@@ -63,12 +63,16 @@ struct lin_memcg {
 	/*
 	 * The publication order of its lrugen (walk.gen): the step at which
 	 * the last store to its gen field took effect, and the one at which
-	 * it last joined a list (a store to its pprev while it was on none).
-	 * Marked stores only (a plain store is no scheduling point); 0:
-	 * none in this run. Of the lrugen at @lrugen: a new memcg in the
-	 * slot starts again.
+	 * it last joined a list: a store to its pprev while it was on none,
+	 * or, where that store is plain (hlist_nulls_add_tail_rcu() behind
+	 * an entry), the link that published it. Marked stores only (a plain
+	 * store is no scheduling point); 0: none in this run. off_list: it
+	 * left its list (a pprev store of LIST_POISON2) or was never on one,
+	 * and has joined none since. Of the lrugen at @lrugen: a new memcg
+	 * in the slot starts again.
 	 */
 	unsigned long gen_stored_at, joined_at;
+	bool off_list;
 	const void *lrugen;
 	/*
 	 * Its last joins (at: the step of the pprev store, as joined_at) and
@@ -167,6 +171,7 @@ struct mlf_lin {
 		int slot, nid;
 		u8 field;		/* enum in lin.c */
 		bool join;		/* a pprev store onto a list */
+		const void *link;	/* a head's ->first or an ->next */
 	} pending[LIN_MAX_TASKS + 1];
 	/* the lrugens of the live memcgs, by address, for mlf_lin_touch() */
 	struct lin_lrugen {
