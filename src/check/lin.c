@@ -184,6 +184,12 @@ lin_lrugen(const struct lin_memcg *m)
 	return m->lrugen;
 }
 
+/* On no list: unlinked (poisoned or cleared by a del_init) or never linked. */
+MLF_NO_TSAN static bool off_any_list(const struct lru_gen_folio *lrugen)
+{
+	return !lrugen->list.pprev || lrugen->list.pprev == LIST_POISON2;
+}
+
 MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
 {
 	int i, nid;
@@ -205,9 +211,7 @@ MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
 			if (m->lrugen != l->start) {
 				m->lrugen = l->start;
 				m->gen_stored_at = m->joined_at = 0;
-				m->off_list = !lin_lrugen(m)->list.pprev ||
-					      lin_lrugen(m)->list.pprev ==
-						      LIST_POISON2;
+				m->off_list = off_any_list(lin_lrugen(m));
 				m->nr_joins = 0;
 			}
 		}
@@ -317,8 +321,7 @@ MLF_NO_TSAN void mlf_lin_touch(struct mlf_lin *lin, const void *addr,
 		pend->field = FIELD_GEN;
 	} else if (off == offsetof(struct lru_gen_folio, list.pprev)) {
 		pend->field = FIELD_PPREV;
-		pend->join = !lrugen->list.pprev ||
-			     lrugen->list.pprev == LIST_POISON2;
+		pend->join = off_any_list(lrugen);
 	} else {
 		pend->field = FIELD_OTHER;
 	}
@@ -342,9 +345,9 @@ MLF_NO_TSAN static void add_join(struct mlf_lin *lin, int i, int nid,
 /*
  * A link (a head's ->first or an lrugen's ->next) at @link took the value
  * it has now at @step. If it points at an lrugen off every list, that
- * lrugen joins a list here: hlist_nulls_add_tail_rcu()
- * behind an entry stores its pprev plainly, so no marked store of its
- * own says so.
+ * lrugen joins a list here: hlist_nulls_add_tail_rcu() behind an entry
+ * (and hlist_nulls_add_behind_rcu()) stores its pprev plainly, so no
+ * marked store of its own says so.
  */
 MLF_NO_TSAN static void commit_link(struct mlf_lin *lin, const void *link,
 				    unsigned long step)
@@ -385,9 +388,8 @@ MLF_NO_TSAN void mlf_lin_commit(struct mlf_lin *lin, int task,
 		m->gen_stored_at = step;
 	} else if (pend->join) {
 		add_join(lin, pend->slot, pend->nid, step);
-	} else if (pend->field == FIELD_PPREV &&
-		   lin_lrugen(m)->list.pprev == LIST_POISON2) {
-		m->off_list = true;
+	} else if (pend->field == FIELD_PPREV) {
+		m->off_list = off_any_list(lin_lrugen(m));
 	}
 }
 

@@ -67,7 +67,7 @@ struct lin_memcg {
 	 * or, where that store is plain (hlist_nulls_add_tail_rcu() behind
 	 * an entry), the link that published it. Marked stores only (a plain
 	 * store is no scheduling point); 0: none in this run. off_list: it
-	 * left its list (a pprev store of LIST_POISON2) or was never on one,
+	 * left its list (its pprev poisoned or cleared) or was never on one,
 	 * and has joined none since. Of the lrugen at @lrugen: a new memcg
 	 * in the slot starts again.
 	 */
