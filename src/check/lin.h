@@ -75,7 +75,7 @@ struct lin_memcg {
 	bool off_list;
 	const void *lrugen;
 	/*
-	 * Its last joins (at: the step of the pprev store, as joined_at) and
+	 * Its last joins (at: the step of the join, as joined_at) and
 	 * the generation of the list joined (its back links' head): which
 	 * list a link to it, stored at some step, put a walker in. At 0, the
 	 * list the set-up left it in.
