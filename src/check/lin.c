@@ -177,13 +177,6 @@ static int lrugen_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The lrugen memcg @m's record is of. */
-MLF_NO_TSAN static const struct lru_gen_folio *
-lin_lrugen(const struct lin_memcg *m)
-{
-	return m->lrugen;
-}
-
 /* On no list: unlinked (poisoned or cleared by a del_init) or never linked. */
 MLF_NO_TSAN static bool off_any_list(const struct lru_gen_folio *lrugen)
 {
@@ -211,7 +204,7 @@ MLF_NO_TSAN static void reread_lrugens(struct mlf_lin *lin)
 			if (m->lrugen != l->start) {
 				m->lrugen = l->start;
 				m->gen_stored_at = m->joined_at = 0;
-				m->off_list = off_any_list(lin_lrugen(m));
+				m->off_list = off_any_list(m->lrugen);
 				m->nr_joins = 0;
 			}
 		}
@@ -389,7 +382,7 @@ MLF_NO_TSAN void mlf_lin_commit(struct mlf_lin *lin, int task,
 	} else if (pend->join) {
 		add_join(lin, pend->slot, pend->nid, step);
 	} else if (pend->field == FIELD_PPREV) {
-		m->off_list = off_any_list(lin_lrugen(m));
+		m->off_list = off_any_list(m->lrugen);
 	}
 }
 

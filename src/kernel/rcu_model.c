@@ -127,12 +127,7 @@ MLF_NO_TSAN static void *grow(void *buf, int *cap, int want, size_t size)
 	if (want <= *cap)
 		return buf;
 	*cap = want < 16 ? 16 : want * 2;
-	mlf_tsan_ignore_begin();
-	buf = realloc(buf, *cap * size);
-	mlf_tsan_ignore_end();
-	if (!buf)
-		abort();
-	return buf;
+	return mlf_realloc_unseen(buf, *cap * size);
 }
 
 MLF_NO_TSAN void mlf_rcu_model_begin(void)

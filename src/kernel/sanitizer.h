@@ -10,6 +10,7 @@
 #define _MLF_KERNEL_SANITIZER_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #if defined(__SANITIZE_THREAD__)
 #define MLF_TSAN 1
@@ -89,6 +90,22 @@ static inline void mlf_tsan_ignore_restore(int depth)
 #define mlf_tsan_ignore_reset() 0
 #define mlf_tsan_ignore_restore(depth) ((void)(depth))
 #endif
+
+/*
+ * realloc() of the harness's own tables, which every task's fiber grows:
+ * the interceptor's copy and free of what another fiber wrote are not the
+ * code under test's accesses (no happens-before orders fibers for TSan).
+ * Aborts when out of memory.
+ */
+static inline void *mlf_realloc_unseen(void *p, size_t size)
+{
+	mlf_tsan_ignore_begin();
+	p = realloc(p, size);
+	mlf_tsan_ignore_end();
+	if (!p)
+		abort();
+	return p;
+}
 
 #ifdef MLF_ASAN
 #include <sanitizer/asan_interface.h>

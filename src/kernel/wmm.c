@@ -58,17 +58,6 @@ static inline void zero_n(void *dst, size_t n)
 	mlf_tsan_ignore_end();
 }
 
-/* realloc() copies and frees what another fiber wrote: the same */
-static inline void *grow_n(void *p, size_t n)
-{
-	mlf_tsan_ignore_begin();
-	p = realloc(p, n);
-	mlf_tsan_ignore_end();
-	if (!p)
-		abort();
-	return p;
-}
-
 /*
  * A view: per location id, the co-latest store seen (its id + 1; 0 none).
  * Snapshots are immutable, cover the locations there were when taken, and
@@ -377,8 +366,8 @@ MLF_NO_TSAN static int append(struct loc *l, u64 value, int task,
 		fail_harness("a location outgrew its history");
 	if (l->nr == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 8;
-		l->st = grow_n(l->st, l->cap * sizeof(*l->st));
-		l->co = grow_n(l->co, l->cap * sizeof(*l->co));
+		l->st = mlf_realloc_unseen(l->st, l->cap * sizeof(*l->st));
+		l->co = mlf_realloc_unseen(l->co, l->cap * sizeof(*l->co));
 	}
 	s = &l->st[l->nr];
 	s->value = value;
@@ -1170,7 +1159,8 @@ MLF_NO_TSAN static struct keyed *keyed(const void *key)
 			return &W.keyed[i];
 	if (W.nr_keyed == W.keyed_cap) {
 		W.keyed_cap = W.keyed_cap ? 2 * W.keyed_cap : 64;
-		W.keyed = grow_n(W.keyed, W.keyed_cap * sizeof(*W.keyed));
+		W.keyed = mlf_realloc_unseen(W.keyed,
+					     W.keyed_cap * sizeof(*W.keyed));
 	}
 	W.keyed[W.nr_keyed].key = key;
 	W.keyed[W.nr_keyed].view = NULL;
