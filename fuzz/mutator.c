@@ -282,6 +282,8 @@ bool mlf_meeting_mutate(const struct mlf_format *f, uint8_t *data,
 	j = open_gap(&cur, m->at, 1 + m->nr_first);
 	f->meeting_record(&cur, m, g, &cur.r[j]);
 	*len = join(f, &cur, data, max);
+	if (mlf_target_meeting_made)
+		mlf_target_meeting_made(data, *len);
 	return true;
 }
 

@@ -47,9 +47,10 @@ struct mlf_records {
  * that name those (-1: none); @draw, the value of each of the op's draws
  * (-1: the op's own). The @nr_first ops of @first go in just before it,
  * in order: ones it needs (a park for an unpark to finish, an unpark to
- * free a park's slot, or to leave a memcg nothing but its folios).
+ * free a park's slot, or to leave a memcg nothing but its folios; a new
+ * memcg with folios for a walk to reclaim).
  */
-#define MLF_MEETING_MAX_FIRST 3
+#define MLF_MEETING_MAX_FIRST 4
 struct mlf_meeting {
 	size_t at;
 	int kind, memcg, node, folio, parked, cell, draw;
@@ -112,6 +113,15 @@ struct mlf_format {
  */
 bool mlf_target_meeting(uint8_t *data, size_t *size, size_t max,
 			uint64_t seed, struct mlf_meeting *m)
+	__attribute__((weak));
+
+/*
+ * The input (@data, @size bytes) the mutator made of the meeting
+ * mlf_target_meeting() picked last, for the target to tell, when the
+ * engine runs it, whether that meeting did what it was put in for. Weak,
+ * as mlf_target_meeting().
+ */
+void mlf_target_meeting_made(const uint8_t *data, size_t size)
 	__attribute__((weak));
 
 /*

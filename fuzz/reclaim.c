@@ -115,6 +115,51 @@ static bool stood_before[ARRAY_SIZE(stood_feedback)];
 static const uint8_t *run_data;
 static size_t run_size, run_at;
 
+/*
+ * A meeting that may take a memcg to a place with cells to meet, without
+ * a cell of its own (reclaim_meetings.c), is a guess: a walk may rotate
+ * the memcgs it needs elsewhere, an eviction may not take the last
+ * charges. The engine's run of what the mutator made of it tells whether
+ * the memcg stands there after the meeting's ops; if not, the next
+ * meetings guess again at that place of that input, GUESS_AGAIN times,
+ * before a guess there counts as the place's next try. Otherwise the first
+ * inputs that come near a place use up its tries with guesses right one
+ * time in several.
+ */
+#define GUESS_AGAIN 8
+static struct guess {
+	/* the input the meeting went in (NULL: none), before its op @at */
+	uint8_t *data;
+	size_t size, at;
+	/* the op after the meeting's; the memcg, its node and the place */
+	size_t end;
+	int slot, nid, goal;
+	/* the input the mutator made of it, not yet run (0: none) */
+	uint64_t made;
+	/* whether run() runs that input; the guesses left */
+	bool judging;
+	int again;
+} guess;
+
+static void guess_drop(void)
+{
+	free(guess.data);
+	guess = (struct guess){ 0 };
+}
+
+/* whether @guess's memcg stands at its place after the op run() applied */
+static bool guess_came_true(void)
+{
+	struct mlf_state_cell c;
+	int place;
+
+	mlf_state_cell_of(&world.w.cs, guess.slot, guess.nid, 0, &c);
+	place = guess.goal >= ST_NR_LRU_PLACES ?
+			ST_NR_LRU_PLACES + mlf_state_tree_place(&c) :
+			mlf_state_place(&c);
+	return place == guess.goal;
+}
+
 /* the oldest place gives way when the queue is full */
 static void fresh_pop(void)
 {
@@ -213,36 +258,86 @@ static void run(const uint8_t *data, size_t size,
 		run_at = i + 1;
 		if (!pick)
 			reclaim_world_stands(&world, -1, false, stood, NULL);
+		if (!pick && guess.judging && run_at == guess.end &&
+		    guess_came_true()) {
+			guess_drop();
+			guess.judging = false;
+		}
 	}
 	reclaim_world_destroy(&world);
 }
 
+/* @want >= 0: a guess again at that place (struct guess) */
 static bool meeting(const uint8_t *data, size_t size, uint64_t seed,
-		    int focus, size_t focus_at, struct mlf_meeting *m)
+		    int focus, size_t focus_at, int want, struct mlf_meeting *m)
 {
 	struct reclaim_meeting_pick pick;
 
 	if (!reclaim_meeting_begin(&pick, data, size, seed, focus, focus_at))
 		return false;
+	pick.want = want;
 	run(data, size, &pick);
-	return reclaim_meeting_end(&pick, m);
+	if (!reclaim_meeting_end(&pick, m))
+		return false;
+	if (!pick.advance)
+		return true;
+	if (want < 0) {
+		guess_drop();
+		guess.data = malloc(size ? size : 1);
+		if (!guess.data)
+			return true;
+		memcpy(guess.data, data, size);
+		guess.size = size;
+		guess.at = m->at;
+		guess.goal = pick.goal;
+		guess.again = GUESS_AGAIN;
+	}
+	guess.end = m->at + 1 + m->nr_first;
+	guess.slot = pick.subject;
+	guess.nid = pick.subject_node;
+	return true;
+}
+
+void mlf_target_meeting_made(const uint8_t *data, size_t size)
+{
+	if (guess.data)
+		guess.made = reclaim_meeting_hash(data, size);
+}
+
+/* a guess again at the last guess's place, if it did not come true */
+static bool guess_again(uint8_t *data, size_t *size, size_t max,
+			uint64_t seed, struct mlf_meeting *m)
+{
+	/* a guess the engine has not run is given up */
+	if (!guess.data || guess.made || !guess.again || guess.size > max ||
+	    !meeting(guess.data, guess.size, seed, guess.slot, guess.at,
+		     guess.goal, m)) {
+		guess_drop();
+		return false;
+	}
+	guess.again--;
+	memcpy(data, guess.data, guess.size);
+	*size = guess.size;
+	return true;
 }
 
 bool mlf_target_meeting(uint8_t *data, size_t *size, size_t max,
 			uint64_t seed, struct mlf_meeting *m)
 {
+	if (guess_again(data, size, max, seed, m))
+		return true;
 	while (nr_fresh) {
 		struct fresh_place *fp = &fresh[fresh_first];
 
 		if (fp->size <= max &&
-		    meeting(fp->data, fp->size, seed, fp->slot, fp->at, m)) {
+		    meeting(fp->data, fp->size, seed, fp->slot, fp->at, -1, m)) {
 			memcpy(data, fp->data, fp->size);
 			*size = fp->size;
 			return true;
 		}
 		fresh_pop();
 	}
-	return meeting(data, *size, seed, -1, 0, m);
+	return meeting(data, *size, seed, -1, 0, -1, m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -254,7 +349,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					    sizeof(state_feedback));
 		attached = true;
 	}
+	guess.judging = guess.made &&
+			guess.made == reclaim_meeting_hash(data, size);
+	if (guess.judging)
+		guess.made = 0;
 	run(data, size, NULL);
+	guess.judging = false;
 	mlf_engine_counters_done();
 	return 0;
 }

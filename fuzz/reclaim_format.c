@@ -273,6 +273,14 @@ static void meeting_record(const struct mlf_records *in,
 		op.memcg = m->first[i].memcg;
 		op.node = m->first[i].node;
 		op.slot = m->first[i].parked;
+		if (op.kind == RECLAIM_OP_ONLINE) {
+			/* a new memcg: in the root, which is always online */
+			op.parent = 0;
+		} else if (op.kind == RECLAIM_OP_ADD) {
+			/* folios a walk can reclaim: clean file pages */
+			op.type = LRU_GEN_FILE;
+			op.dirty = op.writeback = 0;
+		}
 		out->len = mlf_reclaim_encode_op(&op, out->b);
 		out++;
 	}

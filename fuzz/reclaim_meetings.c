@@ -90,7 +90,7 @@ static struct {
  */
 static u64 meetless[1 << 16];
 
-static u64 input_hash(const uint8_t *data, size_t size)
+uint64_t reclaim_meeting_hash(const uint8_t *data, size_t size)
 {
 	u64 h = 0xcbf29ce484222325ULL; /* FNV-1a */
 	size_t i;
@@ -212,18 +212,27 @@ static int first_kind(int kind, const struct reclaim_stand *s)
 }
 
 /*
- * Whether the pick is an op that may take a memcg to place @d, in the
+ * Whether the pick is an op that may take @s's memcg to place @d, in the
  * memcg LRU or the tree family, which has cells to meet: no cell of its
- * own, counted against the place's @tries. The caller chooses the op.
+ * own, counted against the place's @tries (a guess again at the place
+ * @p->want is not). The caller chooses the op.
  */
 static bool advance(struct reclaim_meeting_pick *p,
-		    const struct mlf_state_cell *d, bool tree, u8 *tries)
+		    const struct reclaim_stand *s, const struct mlf_state_cell *d,
+		    bool tree, u8 *tries)
 {
-	if (*tries >= ADVANCE_TRIES || !unmet_there(d, tree) ||
-	    mlf_rng_below(&p->g, ++p->seen))
+	int goal = tree ? ST_NR_LRU_PLACES + mlf_state_tree_place(d) :
+			  mlf_state_place(d);
+
+	if (p->want >= 0 ? goal != p->want : *tries >= ADVANCE_TRIES)
+		return false;
+	if (!unmet_there(d, tree) || mlf_rng_below(&p->g, ++p->seen))
 		return false;
 	p->cells[0] = p->cells[1] = -1;
 	p->advance = tries;
+	p->goal = goal;
+	p->subject = s->slot;
+	p->subject_node = s->nid;
 	return true;
 }
 
@@ -244,7 +253,7 @@ static void advance_place(struct reclaim_meeting_pick *p,
 	d.stage = ST_DYING;
 	if (s->c->stage != ST_OFFLINE_REF || s->c->gen == ST_NO_GEN ||
 	    !(nodes | slots) ||
-	    !advance(p, &d, false, &advance_tries[mlf_state_place(&d)]))
+	    !advance(p, s, &d, false, &advance_tries[mlf_state_place(&d)]))
 		return;
 	choose_other(p, -1, s, s->slot);
 	for (k = 0; slots >> k; k++)
@@ -269,7 +278,7 @@ static void deepen_place(struct reclaim_meeting_pick *p,
 	    d.dying == ST_DYING2)
 		return;
 	d.dying++;
-	if (advance(p, &d, true, &deepen_tries[mlf_state_tree_place(&d)]))
+	if (advance(p, s, &d, true, &deepen_tries[mlf_state_tree_place(&d)]))
 		choose_other(p, RECLAIM_OP_OFFLINE, s, s->up);
 }
 
@@ -293,22 +302,33 @@ static bool bin_move(struct reclaim_meeting_pick *p,
 	d.len = len == 1 ? ST_LEN1 : len == 2 ? ST_LEN2 : ST_LEN3;
 	if (d.pos == s->c->pos && d.len == s->c->len)
 		return false;
-	return advance(p, &d, false, &tries[mlf_state_place(&d)]);
+	return advance(p, s, &d, false, &tries[mlf_state_place(&d)]);
 }
 
 /*
  * A walk of the memcg's node whose draws all name its bin, if its place
  * with one memcg more behind it has cells to meet. A guess: the walk may
  * rotate none young, or empty the old generation and so make the young
- * one old.
+ * one old: a walk that reclaims nothing goes on through the priorities,
+ * rotating each memcg it meets. So half the time, where a slot is free, a
+ * new memcg goes online first (on the old generation) with folios aged
+ * for the walk to reclaim: the walk rotates it young, behind the memcg,
+ * and stops there.
  */
 static void grow_place(struct reclaim_meeting_pick *p,
 		       const struct reclaim_stand *s)
 {
-	if (bin_move(p, s, s->index, s->bin_len + 1, grow_tries)) {
-		choose_other(p, RECLAIM_OP_RECLAIM, s, s->slot);
-		p->m.draw = s->bin;
+	if (!bin_move(p, s, s->index, s->bin_len + 1, grow_tries))
+		return;
+	choose_other(p, RECLAIM_OP_RECLAIM, s, s->slot);
+	if (s->empty >= 0 && mlf_rng_one_in(&p->g, 2)) {
+		choose_other(p, RECLAIM_OP_ONLINE, s, s->empty);
+		put_in(p, RECLAIM_OP_ADD, s->empty, s->nid, -1);
+		put_in(p, RECLAIM_OP_AGE, s->empty, s->nid, -1);
+		put_in(p, RECLAIM_OP_AGE, s->empty, s->nid, -1);
+		put_in(p, RECLAIM_OP_RECLAIM, s->slot, s->nid, -1);
 	}
+	p->m.draw = s->bin;
 }
 
 /*
@@ -329,6 +349,7 @@ bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 			   size_t focus_at)
 {
 	memset(p, 0, sizeof(*p));
+	p->want = -1;
 	p->focus = focus;
 	p->focus_at = focus_at;
 	/* one place looked at: the input is not found meetless */
@@ -348,7 +369,7 @@ bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
 		memset(meetless, 0, sizeof(meetless));
 	}
 	stages.cell = -1;
-	p->hash = input_hash(data, size);
+	p->hash = reclaim_meeting_hash(data, size);
 	return meetless[p->hash % ARRAY_SIZE(meetless)] != p->hash;
 }
 
@@ -369,7 +390,8 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 	const struct mlf_state_cell *c = s->c;
 	size_t k;
 
-	for (k = 0; k < ARRAY_SIZE(meeting_kinds); k++) {
+	/* a guess again: only the moves to that place */
+	for (k = 0; p->want < 0 && k < ARRAY_SIZE(meeting_kinds); k++) {
 		int kind = meeting_kinds[k], first = first_kind(kind, s);
 		int lru, tree;
 
@@ -413,7 +435,8 @@ bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m)
 	}
 	if (p->advance) {
 		/* no cell of its own: the next meetings meet the memcg there */
-		(*p->advance)++;
+		if (p->want < 0)
+			(*p->advance)++;
 		p->m.cell = -1;
 		*m = p->m;
 		return true;

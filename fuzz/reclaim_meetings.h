@@ -28,6 +28,13 @@ struct reclaim_meeting_pick {
 	int cells[2]; /* the chosen op's new cells (-1: none) */
 	/* or the tries of the place it may take a memcg to (NULL: not) */
 	unsigned char *advance;
+	/*
+	 * and that place (stood_feedback's numbering, fuzz/reclaim.c: the
+	 * tree's places after the memcg LRU's), the memcg and its node
+	 */
+	int goal, subject, subject_node;
+	/* only moves to that place (-1: any meeting), a guess again */
+	int want;
 	int stage;
 	/* look only where memcg @focus stands before op @focus_at (-1: all) */
 	int focus;
@@ -49,6 +56,8 @@ bool reclaim_meeting_begin(struct reclaim_meeting_pick *p, const uint8_t *data,
  */
 bool reclaim_meeting_looks(struct reclaim_meeting_pick *p, size_t at,
 			   size_t nr);
+/* the hash of an input that meetings know it by */
+uint64_t reclaim_meeting_hash(const uint8_t *data, size_t size);
 /* a reclaim_stand_fn (reclaim_world.h); @arg is the pick */
 void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s);
 /* the meeting picked, if any */

@@ -303,6 +303,7 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 {
 	int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
 	int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
+	int k;
 	struct mlf_state_cell c;
 	struct reclaim_stand s = { .c = &c,
 				   .up = -1,
@@ -313,12 +314,17 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 				   .bin = -1,
 				   .index = -1,
 				   .bin_len = -1,
-				   .ahead = -1 };
+				   .ahead = -1,
+				   .empty = -1 };
 
 	if (!mlf_states)
 		return;
-	if (handles)
+	if (handles) {
 		find_handles(rw, only, folio, parked);
+		for (k = rw->w.cs.pool_size - 1; k >= 0; k--)
+			if (rw->w.cs.slots[k].state == SLOT_EMPTY)
+				s.empty = k;
+	}
 	for (s.slot = 0; s.slot < rw->w.cs.pool_size; s.slot++) {
 		if (only >= 0 && s.slot != only)
 			continue;

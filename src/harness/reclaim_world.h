@@ -139,7 +139,8 @@ struct mlf_state_cell;
  * their nodes; the slot the next park takes and a parked eviction of
  * another memcg (-1: none); the bin of its generation it is in, its index
  * there and the bin's length, and the nearest online memcg ahead of it in
- * the bin (-1: off the memcg LRU, none ahead)
+ * the bin (-1: off the memcg LRU, none ahead); a slot no memcg is in (-1:
+ * none), where an online would put a new memcg on the old generation
  */
 struct reclaim_stand {
 	int slot, nid;
@@ -148,6 +149,7 @@ struct reclaim_stand {
 	int folio_nodes, parked_slots, parked_nodes;
 	int free_park, other_parked;
 	int bin, index, bin_len, ahead;
+	int empty;
 };
 
 /*
