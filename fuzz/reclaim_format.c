@@ -292,7 +292,11 @@ static void meeting_record(const struct mlf_records *in,
 		op.folio = m->folio;
 	if (m->parked >= 0)
 		op.slot = m->parked;
-	if (m->draw >= 0) {
+	if (m->kind == RECLAIM_OP_RECLAIM && m->draw < 0) {
+		/* a stale walk, to meet a memcg on the young generation */
+		op.others = 2 + mlf_rng_below(g, 2);
+		op.target = 0;
+	} else if (m->draw >= 0) {
 		/*
 		 * a walk of its own (no others) whose draws all name one bin,
 		 * to stop at its first folio reclaimed: what it rotates before

@@ -20,14 +20,18 @@
 /* the places of an input looked at, on average */
 #define MEETING_LOOKS 8
 
-/* the kinds of op a meeting puts in: those that act on one memcg */
+/*
+ * The kinds of op a meeting puts in: those that act on one memcg, and a
+ * walk where it meets a memcg only if others leave it stale (the young
+ * generation: reclaim_format.c makes it one)
+ */
 static const u8 meeting_kinds[] = {
 	RECLAIM_OP_ONLINE,     RECLAIM_OP_OFFLINE, RECLAIM_OP_RELEASE,
 	RECLAIM_OP_WBDONE,     RECLAIM_OP_ADD,	   RECLAIM_OP_REFAULT,
 	RECLAIM_OP_TOUCH,      RECLAIM_OP_AGE,	   RECLAIM_OP_PROTECT,
 	RECLAIM_OP_SWAPPINESS, RECLAIM_OP_PARK,	   RECLAIM_OP_UNPARK,
 	RECLAIM_OP_SHADOW,     RECLAIM_OP_SOFT,	   RECLAIM_OP_SLAB,
-	RECLAIM_OP_FREE,
+	RECLAIM_OP_FREE,       RECLAIM_OP_RECLAIM,
 };
 
 /* how often each cell was offered */
@@ -190,11 +194,15 @@ static void put_in(struct reclaim_meeting_pick *p, int kind, int memcg,
  * The op that must go in before one of @kind for it to apply to @s's
  * memcg (-1: none; -2: none can): a park for an unpark to finish (in the
  * slot the park takes), an unpark of another memcg's eviction for a park
- * to find a slot free
+ * to find a slot free; none for a walk, which a meeting puts in only for
+ * a memcg on the young generation
  */
 static int first_kind(int kind, const struct reclaim_stand *s)
 {
 	switch (kind) {
+	case RECLAIM_OP_RECLAIM:
+		/* a walk that is not stale meets the old generation */
+		return s->c->gen == ST_YOUNG ? -1 : -2;
 	case RECLAIM_OP_TOUCH:
 		return s->folio < 0 ? -2 : -1;
 	case RECLAIM_OP_UNPARK:
