@@ -259,10 +259,8 @@ static void run(const uint8_t *data, size_t size,
 		if (!pick)
 			reclaim_world_stands(&world, -1, false, stood, NULL);
 		if (!pick && guess.judging && run_at == guess.end &&
-		    guess_came_true()) {
+		    guess_came_true())
 			guess_drop();
-			guess.judging = false;
-		}
 	}
 	reclaim_world_destroy(&world);
 }
