@@ -430,6 +430,57 @@ static void note_cells(const struct op_cells *oc)
  * decisions, for protect.decision; whether it stopped on an entry ----
  */
 
+/*
+ * MLF_VISITS=file: a line appended for each memcg a walk visits and for
+ * each run's end, the others' runs in a walk's yield too: what a stale
+ * walk meets, which state coverage counts but does not order. Line
+ * buffered, so a run that fails leaves the lines up to its failure.
+ */
+static FILE *visits;
+
+static void visits_open(void)
+{
+	static bool tried;
+	const char *path = getenv("MLF_VISITS");
+
+	if (tried)
+		return;
+	tried = true;
+	if (!path || !*path)
+		return;
+	visits = fopen(path, "a");
+	if (!visits) {
+		fprintf(stderr, "mlf: MLF_VISITS: cannot write %s\n", path);
+		exit(2);
+	}
+	setvbuf(visits, NULL, _IOLBF, 0);
+}
+
+static const char *run_name(const struct mlf_reclaim_run *run)
+{
+	return run->outer ? "others" : "walk";
+}
+
+/* a walk's visit of @lruvec: its state cell, and its line of MLF_VISITS */
+static void visit_cell(const struct mlf_reclaim_run *run, struct lruvec *lruvec)
+{
+	int slot = lruvec_memcg(lruvec)->id, nid = lruvec->pgdat->node_id;
+	struct mlf_state_cell c;
+	char place[64];
+
+	if ((!mlf_states && !visits) || slot < 0 || slot >= cur->w.cs.pool_size)
+		return;
+	mlf_state_cell_of(&cur->w.cs, slot, nid, RECLAIM_OP_RECLAIM, &c);
+	if (mlf_states)
+		note_cell(&c);
+	if (visits) {
+		mlf_state_place_name(&c, place, sizeof(place));
+		fprintf(visits, "op %ld %s n%d visit m%d %s seq %lu\n",
+			mlf_current_op, run_name(run), nid, slot, place,
+			lruvec->pgdat->memcg_lru.seq);
+	}
+}
+
 static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 {
 	struct mlf_reclaim_run *run = cur ? cur->rcs.run : NULL;
@@ -440,18 +491,7 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 	switch (event) {
 	case MLF_WALK_VISIT:
 		protect_visit_begin(&cur->rcs, obj, &run->visit);
-		if (mlf_states) {
-			struct lruvec *lruvec = obj;
-			int slot = lruvec_memcg(lruvec)->id;
-			struct mlf_state_cell c;
-
-			if (slot < 0 || slot >= cur->w.cs.pool_size)
-				return;
-			mlf_state_cell_of(&cur->w.cs, slot,
-					  lruvec->pgdat->node_id,
-					  RECLAIM_OP_RECLAIM, &c);
-			note_cell(&c);
-		}
+		visit_cell(run, obj);
 		break;
 	case MLF_WALK_TRYGET_FAILED:
 		if (run->nr_failed < (int)ARRAY_SIZE(run->failed))
@@ -575,6 +615,7 @@ void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 	mlf_evict_probe = evict_probe;
 	mlf_slab_probe = slab_probe;
 	mlf_set_resched_hook(resched_hook);
+	visits_open();
 }
 
 static int alloc_folio(struct mlf_reclaim_world *rw)
@@ -809,6 +850,10 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 		mlf_age_node(pgdat, &sc);
 	}
 	mlf_shrink_node(pgdat, &sc);
+	if (visits)
+		fprintf(visits, "op %ld %s n%d end reclaimed %lu seq %lu\n",
+			mlf_current_op, run_name(&run), op->node,
+			sc.nr_reclaimed, pgdat->memcg_lru.seq);
 	aborted = run.pass_open;
 	if (!run.outer) {
 		mlf_walk_probe = NULL;

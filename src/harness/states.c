@@ -184,9 +184,18 @@ void mlf_state_note(const struct mlf_state_cell *c)
 		t->feedback[mlf_state_counter(c) % t->feedback_size] = 1;
 }
 
+void mlf_state_place_name(const struct mlf_state_cell *c, char *buf,
+			  size_t size)
+{
+	snprintf(buf, size, "%s %s %s %s %s", stage_names[c->stage],
+		 gen_names[c->gen], seg_names[c->seg], pos_names[c->pos],
+		 len_names[c->len]);
+}
+
 void mlf_states_dump(const struct mlf_state_table *t, FILE *out)
 {
 	struct mlf_state_cell c;
+	char place[64];
 	int i;
 
 	for (i = 0; t->count && i < ST_NR_CELLS; i++) {
@@ -202,11 +211,10 @@ void mlf_states_dump(const struct mlf_state_table *t, FILE *out)
 		c.gen = k % ST_NR_GENS, k /= ST_NR_GENS;
 		c.stage = k % ST_NR_STAGES, k /= ST_NR_STAGES;
 		c.kind = k;
-		fprintf(out, "%s %s %s %s %s %s %s %s %s %u\n", t->target,
+		mlf_state_place_name(&c, place, sizeof(place));
+		fprintf(out, "%s %s %s %s %s %u\n", t->target,
 			t->kind_names[c.kind] ? t->kind_names[c.kind] : "?",
-			stage_names[c.stage], gen_names[c.gen],
-			seg_names[c.seg], pos_names[c.pos], len_names[c.len],
-			depth_names[c.depth], dying_names[c.dying],
+			place, depth_names[c.depth], dying_names[c.dying],
 			t->count[i]);
 	}
 }

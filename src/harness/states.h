@@ -121,6 +121,10 @@ void mlf_state_cell_of(const struct mlf_check_state *cs, int slot, int nid,
 /* Count @c in mlf_states (and tell the engine). */
 void mlf_state_note(const struct mlf_state_cell *c);
 
+/* "<stage> <gen> <seg> <pos> <len>" of @c, as a line of the dump has them */
+void mlf_state_place_name(const struct mlf_state_cell *c, char *buf,
+			  size_t size);
+
 /* One line per cell met: "<kind> <stage> <gen> <seg> <pos> <len> ..." */
 void mlf_states_dump(const struct mlf_state_table *t, FILE *out);
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""visits_states.py REPLAY_DRIVER DIR: the reclaim target's visit log
+(MLF_VISITS) against its state coverage (MLF_STATES) over one replay of a
+corpus. Each walk's visit of a memcg is a line of the log and one count
+of the reclaim kind's cell on the memcg LRU in the dump, so the two must
+name the same places the same number of times; the corpus must have
+visits, and visits by the others' runs in a walk's yield (others=).
+ctest visits/reclaim."""
+import collections
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    driver, corpus = sys.argv[1:3]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "visits")
+        dump = os.path.join(tmp, "states")
+        env = dict(os.environ, MLF_VISITS=log, MLF_STATES=dump)
+        run = subprocess.run([driver, corpus], env=env, stdout=subprocess.DEVNULL)
+        if run.returncode:
+            print("visits: FAILED: %s %s exited %d" % (driver, corpus, run.returncode))
+            return 1
+        with open(log) as f:
+            lines = f.read().splitlines()
+        with open(dump) as f:
+            cells = [line.split() for line in f]
+    # "op I walk|others nN visit mK <stage> <gen> <seg> <pos> <len> seq S"
+    logged = collections.Counter()
+    others = 0
+    for line in lines:
+        w = line.split()
+        if len(w) == 13 and w[4] == "visit":
+            logged[" ".join(w[6:11])] += 1
+            others += w[2] == "others"
+    # "reclaim reclaim <stage> <gen> <seg> <pos> <len> <depth> <dying> N"
+    counted = collections.Counter()
+    for w in cells:
+        if len(w) == 10 and w[1] == "reclaim":
+            counted[" ".join(w[2:7])] += int(w[9])
+    print("visits: %d logged, %d by others' runs, %d counted in the state dump"
+          % (sum(logged.values()), others, sum(counted.values())))
+    wrong = sorted(set(logged) | set(counted))
+    wrong = [p for p in wrong if logged[p] != counted[p]]
+    for p in wrong:
+        print("visits: %s: %d logged, %d counted" % (p, logged[p], counted[p]))
+    if wrong or not logged or not others:
+        print("visits: FAILED")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
