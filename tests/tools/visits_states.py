@@ -13,6 +13,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from mlflib import states  # noqa: E402
+
 
 def main():
     driver, corpus = sys.argv[1:3]
@@ -26,8 +29,7 @@ def main():
             return 1
         with open(log) as f:
             lines = f.read().splitlines()
-        with open(dump) as f:
-            cells = [line.split() for line in f]
+        met = states.read_dump(dump, "reclaim")
     # "op I walk|others nN visit mK <stage> <gen> <seg> <pos> <len> seq S"
     logged = collections.Counter()
     others = 0
@@ -36,11 +38,11 @@ def main():
         if len(w) == 13 and w[4] == "visit":
             logged[" ".join(w[6:11])] += 1
             others += w[2] == "others"
-    # "reclaim reclaim <stage> <gen> <seg> <pos> <len> <depth> <dying> N"
+    # the reclaim kind's cells: (kind, stage, gen, seg, pos, len, depth, dying)
     counted = collections.Counter()
-    for w in cells:
-        if len(w) == 10 and w[1] == "reclaim":
-            counted[" ".join(w[2:7])] += int(w[9])
+    for cell, n in met.items():
+        if cell[0] == "reclaim":
+            counted[" ".join(cell[1:6])] += n
     print("visits: %d logged, %d by others' runs, %d counted in the state dump"
           % (sum(logged.values()), others, sum(counted.values())))
     wrong = sorted(set(logged) | set(counted))
