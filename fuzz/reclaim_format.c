@@ -214,13 +214,14 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	random_op(in, &h, g, &base);
 	if (mlf_rng_one_in(g, 4)) {
 		/*
-		 * its draws as random_op() made them: past the first, 0
-		 * unless it drew a reclaim (zeroing them always, or making
-		 * them all one value, met fewer cells in 100,000 runs)
+		 * its draws past the first all name one bin: what the walk
+		 * meets on the young generation piles up there, and it meets
+		 * those memcgs again in a bin of three or more
 		 */
 		base.kind = RECLAIM_OP_RECLAIM;
 		base.others = 2 + mlf_rng_below(g, 2);
 		base.nr_draws = 2 + mlf_rng_below(g, 7);
+		memset(base.draws + 1, mlf_rng_next(g), base.nr_draws - 1);
 		out[n++].len = mlf_reclaim_encode_op(&base, out[0].b);
 		return n;
 	}
@@ -293,9 +294,14 @@ static void meeting_record(const struct mlf_records *in,
 	if (m->parked >= 0)
 		op.slot = m->parked;
 	if (m->kind == RECLAIM_OP_RECLAIM && m->draw < 0) {
-		/* a stale walk, to meet a memcg on the young generation */
+		/*
+		 * a stale walk, to meet a memcg on the young generation, its
+		 * draws past the first all naming one bin (random_run())
+		 */
 		op.others = 2 + mlf_rng_below(g, 2);
 		op.target = 0;
+		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
+		memset(op.draws + 1, mlf_rng_next(g), op.nr_draws - 1);
 	} else if (m->draw >= 0) {
 		/*
 		 * a walk of its own (no others) whose draws all name one bin,
@@ -378,6 +384,17 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 		}
 		break;
 	case 7:
+		if (op.kind == RECLAIM_OP_RECLAIM && op.others &&
+		    mlf_rng_one_in(g, 2)) {
+			/*
+			 * a walk others leave stale: every draw past its
+			 * first names one bin, where it piles what it meets
+			 */
+			op.nr_draws =
+				2 + mlf_rng_below(g, MLF_RECLAIM_MAX_DRAWS - 1);
+			memset(op.draws + 1, mlf_rng_next(g), op.nr_draws - 1);
+			break;
+		}
 		if (op.kind == RECLAIM_OP_RECLAIM) {
 			n = op.nr_draws;
 			op.nr_draws = mlf_rng_below(g, MLF_RECLAIM_MAX_DRAWS + 1);

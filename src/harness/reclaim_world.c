@@ -778,24 +778,31 @@ static void resched_hook(const char *where)
 	};
 
 	struct mlf_entropy *e = &mlf_current()->entropy;
+	struct mlf_entropy walk;
 
 	(void)where;
 	if (!rw || !rw->others_due || !rw->rcs.run || rw->rcs.run->outer)
 		return;
 	nested.node = rw->rcs.run->nid;
 	/*
-	 * From here the op's draws that are left, then a generator seeded by
-	 * the op: a walk that others left on the young generation sends the
-	 * memcgs it meets to random bins of the generation it walks, and may
-	 * meet them again; draws of 0 once the op's run out would send them
-	 * to one bin, and the walk would meet them forever
+	 * The walk keeps the op's draws that are left, then a generator
+	 * seeded by the op: a walk that others left on the young generation
+	 * sends the memcgs it meets to the bins its draws name, in the
+	 * generation it walks, and may meet them again (draws of 0 once the
+	 * op's run out would send them to one bin, and the walk would meet
+	 * them forever). The others draw from a generator of their own,
+	 * seeded by the op's index alone: a change of the walk's draws
+	 * leaves what they do as it was.
 	 */
 	mlf_entropy_seed_after(e->bytes + e->pos, e->len - e->pos,
 			       0x6d6c66ULL + (u64)mlf_current_op);
+	walk = *e;
+	mlf_entropy_seed(0x6f7468ULL + (u64)mlf_current_op);
 	while (rw->others_due) {
 		rw->others_due--;
 		apply_reclaim(rw, &nested);
 	}
+	*e = walk;
 }
 
 /*
