@@ -190,6 +190,19 @@ static void random_record(const struct mlf_records *in, struct mlf_rng *g,
 }
 
 /*
+ * A walk that others leave stale, with @nr_draws draws (2 or more): past
+ * the first all name one bin, so what it meets on the young generation
+ * piles up there and it meets those memcgs again in a bin of three or
+ * more (resched_hook() keeps the op's draws for the walk)
+ */
+static void pile_draws(struct mlf_reclaim_op *op, int nr_draws,
+		       struct mlf_rng *g)
+{
+	op->nr_draws = nr_draws;
+	memset(op->draws + 1, mlf_rng_next(g), nr_draws - 1);
+}
+
+/*
  * Runs of ops that build one thing together, on one memcg of the input
  * (pick_memcg()): folios where the next eviction takes them (added, then
  * aged twice into the oldest generation); an eviction parked on them,
@@ -213,15 +226,9 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
 	random_op(in, &h, g, &base);
 	if (mlf_rng_one_in(g, 4)) {
-		/*
-		 * its draws past the first all name one bin: what the walk
-		 * meets on the young generation piles up there, and it meets
-		 * those memcgs again in a bin of three or more
-		 */
 		base.kind = RECLAIM_OP_RECLAIM;
 		base.others = 2 + mlf_rng_below(g, 2);
-		base.nr_draws = 2 + mlf_rng_below(g, 7);
-		memset(base.draws + 1, mlf_rng_next(g), base.nr_draws - 1);
+		pile_draws(&base, 2 + mlf_rng_below(g, 7), g);
 		out[n++].len = mlf_reclaim_encode_op(&base, out[0].b);
 		return n;
 	}
@@ -294,14 +301,10 @@ static void meeting_record(const struct mlf_records *in,
 	if (m->parked >= 0)
 		op.slot = m->parked;
 	if (m->kind == RECLAIM_OP_RECLAIM && m->draw < 0) {
-		/*
-		 * a stale walk, to meet a memcg on the young generation, its
-		 * draws past the first all naming one bin (random_run())
-		 */
+		/* a stale walk, to meet a memcg on the young generation */
 		op.others = 2 + mlf_rng_below(g, 2);
 		op.target = 0;
-		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
-		memset(op.draws + 1, mlf_rng_next(g), op.nr_draws - 1);
+		pile_draws(&op, MLF_RECLAIM_MAX_DRAWS, g);
 	} else if (m->draw >= 0) {
 		/*
 		 * a walk of its own (no others) whose draws all name one bin,
@@ -386,13 +389,9 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 	case 7:
 		if (op.kind == RECLAIM_OP_RECLAIM && op.others &&
 		    mlf_rng_one_in(g, 2)) {
-			/*
-			 * a walk others leave stale: every draw past its
-			 * first names one bin, where it piles what it meets
-			 */
-			op.nr_draws =
-				2 + mlf_rng_below(g, MLF_RECLAIM_MAX_DRAWS - 1);
-			memset(op.draws + 1, mlf_rng_next(g), op.nr_draws - 1);
+			pile_draws(&op,
+				   2 + mlf_rng_below(g, MLF_RECLAIM_MAX_DRAWS - 1),
+				   g);
 			break;
 		}
 		if (op.kind == RECLAIM_OP_RECLAIM) {
