@@ -513,9 +513,16 @@ static void result_probe(void *lruvec, int op)
 {
 	struct mlf_failure *f = mlf_failure_scratch();
 	struct mlf_reclaim_run *run = cur ? cur->rcs.run : NULL;
+	int slot;
 
 	if (!run)
 		return;
+	/* what shrink_one() returned, after the visit's line of MLF_VISITS */
+	slot = lruvec_memcg(lruvec)->id;
+	if (visits && slot >= 0 && slot < cur->w.cs.pool_size)
+		fprintf(visits, "op %ld %s n%d result m%d %s\n", mlf_current_op,
+			run_name(run), lruvec_pgdat(lruvec)->node_id, slot,
+			mlf_rotate_op_name(op));
 	fail_if(check_protect_decision(&run->visit, op, f), f);
 	fail_if(check_shrink_decision(&cur->rcs, &run->visit,
 				      READ_ONCE(((struct lruvec *)lruvec)->lrugen.seg),
