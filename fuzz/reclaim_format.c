@@ -203,16 +203,59 @@ static void pile_draws(struct mlf_reclaim_op *op, int nr_draws,
 }
 
 /*
+ * kswapd balancing a node (@base's): each of its zones set, as until then
+ * its watermarks stand at the top and kswapd never finds the node
+ * balanced, with its free pages from three batches below to one above the
+ * line should_abort_scan() draws (the high watermark, the boost, a batch
+ * and, for zone 0, its reserve against zone 1's allocations); then a
+ * kswapd walk at order 0 over every zone, which a few evictions may take
+ * across that line.
+ */
+static size_t kswapd_run(const struct mlf_records *in,
+			 const struct mlf_reclaim_header *h,
+			 const struct mlf_reclaim_op *base, struct mlf_rng *g,
+			 struct mlf_record *out, size_t max)
+{
+	struct mlf_reclaim_op op;
+	size_t n = 0;
+	int z, line;
+
+	for (z = 0; z < MAX_NR_ZONES && n + 1 < max; z++) {
+		random_op(in, h, g, &op);
+		op.kind = RECLAIM_OP_ZONE;
+		op.node = base->node;
+		op.zone = z;
+		op.zone_managed = 255;
+		line = op.zone_min + WMARK_HIGH * op.zone_gap + op.zone_boost +
+		       MIN_LRU_BATCH + (z == 0 ? op.zone_reserve : 0);
+		line += (int)mlf_rng_below(g, 4 * MIN_LRU_BATCH) -
+			3 * MIN_LRU_BATCH;
+		op.zone_free = line < 0 ? 0 : line > 255 ? 255 : line;
+		out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
+		n++;
+	}
+	op = *base;
+	op.kind = RECLAIM_OP_RECLAIM;
+	op.kswapd = 1;
+	op.order = 0;
+	op.zones = 0;
+	op.others = 0;
+	out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
+	return n + 1;
+}
+
+/*
  * Runs of ops that build one thing together, on one memcg of the input
  * (pick_memcg()): folios where the next eviction takes them (added, then
  * aged twice into the oldest generation); an eviction parked on them,
  * which holds the memcg's css; the memcg going offline under it, and the
- * eviction finishing after; or a walk that others leave stale (others=
- * 2 or 3: the seq two advances past it, it walks the young generation).
- * What a memcg's offline, its last reference and a stale walk make of it
- * (an offline memcg alive in the young generation, a dying one in a
- * segment) takes all of a run; one op at a time, each is kept only once
- * the whole run is there.
+ * eviction finishing after; a walk that others leave stale (others=
+ * 2 or 3: the seq two advances past it, it walks the young generation);
+ * or kswapd on a node whose zones are near their high watermarks
+ * (kswapd_run()). What a memcg's offline, its last reference and a stale
+ * walk make of it (an offline memcg alive in the young generation, a
+ * dying one in a segment) takes all of a run; one op at a time, each is
+ * kept only once the whole run is there.
  */
 static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 			 struct mlf_record *out, size_t max)
@@ -232,6 +275,8 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 		out[n++].len = mlf_reclaim_encode_op(&base, out[0].b);
 		return n;
 	}
+	if (mlf_rng_one_in(g, 3))
+		return kswapd_run(in, &h, &base, g, out, max);
 	/* add, age, age; park; offline; unpark */
 	want = 3 + mlf_rng_below(g, 4);
 	if (want > max)
