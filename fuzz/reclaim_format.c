@@ -230,7 +230,7 @@ static size_t kswapd_run(const struct mlf_records *in,
 		       MIN_LRU_BATCH + (z == 0 ? op.zone_reserve : 0);
 		line += (int)mlf_rng_below(g, 4 * MIN_LRU_BATCH) -
 			3 * MIN_LRU_BATCH;
-		op.zone_free = line < 0 ? 0 : line > 255 ? 255 : line;
+		op.zone_free = clamp(line, 0, 255);
 		out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
 		n++;
 	}
