@@ -13,7 +13,10 @@ On a stand-in libFuzzer (a script; nothing is compiled):
   in logs/;
 - --jobs 1 runs the engine in one process (no -fork=1, whose job restarts
   cost half the rate), started again with the time left after a crash,
-  and the summary's exec/s is the engine's time, not the merge's.
+  and the summary's exec/s is the engine's time, not the merge's;
+- a merge that keeps no input leaves the corpus as it was: a note where
+  every input failed in it (a bug variant's corpus of crashes), else a
+  failure.
 Run standalone: python3 tests/tools/test_fuzz_session.py
 """
 import io
@@ -41,6 +44,16 @@ err.write("INFO: Seed: 1\n")
 for a in args:
     if a.startswith("-bogus"):
         err.write("WARNING: unrecognized flag '%s'; use -help=1 to list all flags\n" % a)
+if "-merge=1" in args and os.environ.get("FAKE_MODE", "").endswith("-merge-keeps-none"):
+    # every input crashes the inner run (crash-resistant: status 0), or
+    # (lost-) none does and still no file is kept
+    if os.environ["FAKE_MODE"] == "crash-merge-keeps-none":
+        for i in range(len(os.listdir(dirs[1]))):
+            err.write("MERGE-OUTER: attempt %d\n==1== ERROR: libFuzzer: deadly signal\n" % (i + 1))
+    else:
+        err.write("MERGE-OUTER: attempt 1\n")
+    err.write("MERGE-OUTER: 0 new files with 0 new features added; 0 new coverage edges\n")
+    sys.exit(0)
 if "-merge=1" in args:
     # keeps the first two inputs, as a merge that drops the rest
     for name in sorted(os.listdir(dirs[1]))[:2]:
@@ -205,6 +218,22 @@ class Session(unittest.TestCase):
         # 2400 execs: with the 5 s merge counted the rate would be under 480,
         # (only a stand-in run of 5 s, not a loaded machine's 1 s, could fail it)
         self.assertGreater(rate, 2400 / 5, line)
+
+    def test_a_merge_that_keeps_no_input(self):
+        corpus = os.path.join(self.camp, "memcg_lru", "corpus")
+        rc, out, err = self.fuzz()
+        self.assertEqual(rc, 0, err)
+        kept = sorted(os.listdir(corpus))
+        # every input crashes the merge's inner run: a note, the corpus kept
+        rc, out, err = self.fuzz("--resume", mode="crash-merge-keeps-none")
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("the merge kept no input, as every one of them fails", err)
+        self.assertEqual(sorted(os.listdir(corpus)), kept)
+        # no input failed, yet none was kept: the merge failed
+        rc, out, err = self.fuzz("--resume", mode="lost-merge-keeps-none")
+        self.assertNotEqual(rc, 0, out + err)
+        self.assertIn("the merge failed (status 0", out + err)
+        self.assertEqual(sorted(os.listdir(corpus)), kept)
 
     def test_unknown_flag_warning_is_shown(self):
         rc, out, err = self.fuzz("-bogus=1")

@@ -266,12 +266,28 @@ def merge_libfuzzer(camp, build):
     if rc != 0 or (common.count_files(camp.corpus) and not common.count_files(merging)):
         shutil.rmtree(merging, ignore_errors=True)
         with open(log, encoding="utf-8", errors="replace") as f:
-            why = common.error_line(f.read())
+            text = f.read()
+        if rc == 0 and every_input_failed(text):
+            # a bug variant's corpus can be all crashes: not the merge's failure
+            print("%s: the merge kept no input, as every one of them fails (see %s); corpus "
+                  "left as it was" % (camp.name, os.path.relpath(log)), file=sys.stderr, flush=True)
+            return None, None
+        why = common.error_line(text)
         return "the merge failed (status %d%s, see %s); corpus left as it was" % (
             rc, ": " + why if why else "", os.path.relpath(log)), None
     camp.swap_in(merging)
     with open(log, encoding="utf-8", errors="replace") as f:
         return None, merged_cov(f.read())
+
+
+def every_input_failed(text):
+    """Whether a -merge=1 log that kept no file says why: its crash-resistant
+    outer process restarted the inner one (which an input that crashes,
+    times out or runs out of memory kills), and an input that does not fail
+    would have been kept, as the first one run has features."""
+    attempts = [int(n) for n in re.findall(r"MERGE-OUTER: attempt (\d+)", text)]
+    return (max(attempts, default=0) > 1
+            and re.search(r"MERGE-OUTER: 0 new files with", text) is not None)
 
 
 def merged_cov(text):
