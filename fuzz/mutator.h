@@ -44,11 +44,12 @@ struct mlf_records {
  * last), memcg @memcg on node @node stands in a state op @kind has not met
  * it in yet (@cell, its index in the state table, states.h); @folio and
  * @parked are one of its folios and a parked eviction of it there, for ops
- * that name those (-1: none); @draw, the value of each of the op's draws
- * (-1: the op's own). The @nr_first ops of @first go in just before it,
- * in order: ones it needs (a park for an unpark to finish, an unpark to
- * free a park's slot, or to leave a memcg nothing but its folios; a new
- * memcg with folios for a walk to reclaim).
+ * that name those (-1: none); @draw, the value of each of the op's draws,
+ * and of those of the ops of @first that draw a bin (-1: their own). The
+ * @nr_first ops of @first go in just before it, in order: ones it needs
+ * (a park for an unpark to finish, an unpark to free a park's slot, or to
+ * leave a memcg nothing but its folios; a new memcg, and a zone where
+ * kswapd stops, for a walk to rotate that memcg to a bin).
  */
 #define MLF_MEETING_MAX_FIRST 4
 struct mlf_meeting {

@@ -134,12 +134,25 @@ static struct guess {
 	/* the op after the meeting's; the memcg, its node and the place */
 	size_t end;
 	int slot, nid, goal;
+	/* what the meeting's ops do to take it there */
+	enum reclaim_move move;
 	/* the input the mutator made of it, not yet run (0: none) */
 	uint64_t made;
 	/* whether run() runs that input; the guesses left */
 	bool judging;
 	int again;
 } guess;
+
+/* by move: the guesses judged, and those that came true */
+static unsigned long guesses_judged[RECLAIM_NR_MOVES];
+static unsigned long guesses_true[RECLAIM_NR_MOVES];
+
+void reclaim_guesses(enum reclaim_move move, unsigned long *judged,
+		     unsigned long *came_true)
+{
+	*judged = guesses_judged[move];
+	*came_true = guesses_true[move];
+}
 
 static void guess_drop(void)
 {
@@ -258,9 +271,13 @@ static void run(const uint8_t *data, size_t size,
 		run_at = i + 1;
 		if (!pick)
 			reclaim_world_stands(&world, -1, false, stood, NULL);
-		if (!pick && guess.judging && run_at == guess.end &&
-		    guess_came_true())
-			guess_drop();
+		if (!pick && guess.judging && run_at == guess.end) {
+			guesses_judged[guess.move]++;
+			if (guess_came_true()) {
+				guesses_true[guess.move]++;
+				guess_drop();
+			}
+		}
 	}
 	reclaim_world_destroy(&world);
 }
@@ -293,6 +310,7 @@ static bool meeting(const uint8_t *data, size_t size, uint64_t seed,
 	guess.end = m->at + 1 + m->nr_first;
 	guess.slot = pick.subject;
 	guess.nid = pick.subject_node;
+	guess.move = pick.move;
 	return true;
 }
 

@@ -329,6 +329,18 @@ static void meeting_record(const struct mlf_records *in,
 		if (op.kind == RECLAIM_OP_ONLINE) {
 			/* a new memcg: in the root, which is always online */
 			op.parent = 0;
+			if (m->draw >= 0)
+				op.draws[0] = m->draw;
+		} else if (op.kind == RECLAIM_OP_ZONE) {
+			/*
+			 * zone 0 far above its high watermark: kswapd over
+			 * it stops after its first memcg
+			 */
+			op.zone = 0;
+			op.zone_managed = 255;
+			op.zone_min = op.zone_gap = op.zone_boost = 0;
+			op.zone_reserve = 0;
+			op.zone_free = 255;
 		} else if (op.kind == RECLAIM_OP_ADD) {
 			/* folios a walk can reclaim: clean file pages */
 			op.type = LRU_GEN_FILE;
@@ -352,14 +364,16 @@ static void meeting_record(const struct mlf_records *in,
 		pile_draws(&op, MLF_RECLAIM_MAX_DRAWS, g);
 	} else if (m->draw >= 0) {
 		/*
-		 * a walk of its own (no others) whose draws all name one bin,
-		 * to stop at its first folio reclaimed: what it rotates before
-		 * that (memcgs with none to reclaim) goes to that bin, what it
-		 * has not reached stays in the old generation
+		 * kswapd of its own (no others) over zone 0, whose draws all
+		 * name one bin: it starts there, and once a zone op has
+		 * balanced zone 0, it stops after the first memcg it meets,
+		 * which it rotates to that bin; what it has not reached
+		 * stays in the old generation
 		 */
 		op.others = 0;
-		op.target = 1;
-		op.kswapd = 0;
+		op.target = 0;
+		op.kswapd = 1;
+		op.zones = 1;
 		op.order = 0;
 		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
 		memset(op.draws, m->draw, op.nr_draws);

@@ -226,8 +226,9 @@ static int first_kind(int kind, const struct reclaim_stand *s)
  * @p->want is not). The caller chooses the op.
  */
 static bool advance(struct reclaim_meeting_pick *p,
-		    const struct reclaim_stand *s, const struct mlf_state_cell *d,
-		    bool tree, u8 *tries)
+		    const struct reclaim_stand *s,
+		    const struct mlf_state_cell *d, bool tree, u8 *tries,
+		    enum reclaim_move move)
 {
 	int goal = tree ? ST_NR_LRU_PLACES + mlf_state_tree_place(d) :
 			  mlf_state_place(d);
@@ -241,6 +242,7 @@ static bool advance(struct reclaim_meeting_pick *p,
 	p->goal = goal;
 	p->subject = s->slot;
 	p->subject_node = s->nid;
+	p->move = move;
 	return true;
 }
 
@@ -261,7 +263,8 @@ static void advance_place(struct reclaim_meeting_pick *p,
 	d.stage = ST_DYING;
 	if (s->c->stage != ST_OFFLINE_REF || s->c->gen == ST_NO_GEN ||
 	    !(nodes | slots) ||
-	    !advance(p, s, &d, false, &advance_tries[mlf_state_place(&d)]))
+	    !advance(p, s, &d, false, &advance_tries[mlf_state_place(&d)],
+		     RECLAIM_MOVE_DIE))
 		return;
 	choose_other(p, -1, s, s->slot);
 	for (k = 0; slots >> k; k++)
@@ -286,7 +289,8 @@ static void deepen_place(struct reclaim_meeting_pick *p,
 	    d.dying == ST_DYING2)
 		return;
 	d.dying++;
-	if (advance(p, s, &d, true, &deepen_tries[mlf_state_tree_place(&d)]))
+	if (advance(p, s, &d, true, &deepen_tries[mlf_state_tree_place(&d)],
+		    RECLAIM_MOVE_DEEPEN))
 		choose_other(p, RECLAIM_OP_OFFLINE, s, s->up);
 }
 
@@ -297,7 +301,7 @@ static void deepen_place(struct reclaim_meeting_pick *p,
  */
 static bool bin_move(struct reclaim_meeting_pick *p,
 		     const struct reclaim_stand *s, int index, int len,
-		     u8 *tries)
+		     u8 *tries, enum reclaim_move move)
 {
 	struct mlf_state_cell d = *s->c;
 
@@ -310,32 +314,34 @@ static bool bin_move(struct reclaim_meeting_pick *p,
 	d.len = len == 1 ? ST_LEN1 : len == 2 ? ST_LEN2 : ST_LEN3;
 	if (d.pos == s->c->pos && d.len == s->c->len)
 		return false;
-	return advance(p, s, &d, false, &tries[mlf_state_place(&d)]);
+	return advance(p, s, &d, false, &tries[mlf_state_place(&d)], move);
 }
 
 /*
  * A walk of the memcg's node whose draws all name its bin, if its place
- * with one memcg more behind it has cells to meet. A guess: the walk may
- * rotate none young, or empty the old generation and so make the young
- * one old: a walk that reclaims nothing goes on through the priorities,
- * rotating each memcg it meets. So half the time, where a slot is free, a
- * new memcg goes online first (on the old generation) with folios aged
- * for the walk to reclaim: the walk rotates it young, behind the memcg,
- * and stops there.
+ * with one memcg more behind it has cells to meet: kswapd over zone 0
+ * once a zone op has left that zone above its high watermark, so that
+ * should_abort_scan() stops the walk after its first memcg, which it
+ * rotates to that bin. Where a slot is free, a new memcg goes online
+ * first, in the same bin of the old generation, which is where the walk
+ * starts: with no folios it is below its memory.min (0 >= 0), and
+ * shrink_one() rotates it young, behind the memcg. A guess: the walk may
+ * meet another memcg first, or rotate the old generation's last memcg
+ * young, which advances seq and makes the young generation old.
  */
 static void grow_place(struct reclaim_meeting_pick *p,
 		       const struct reclaim_stand *s)
 {
-	if (!bin_move(p, s, s->index, s->bin_len + 1, grow_tries))
+	if (!bin_move(p, s, s->index, s->bin_len + 1, grow_tries,
+		      RECLAIM_MOVE_GROW))
 		return;
-	choose_other(p, RECLAIM_OP_RECLAIM, s, s->slot);
-	if (s->empty >= 0 && mlf_rng_one_in(&p->g, 2)) {
+	if (s->empty >= 0) {
 		choose_other(p, RECLAIM_OP_ONLINE, s, s->empty);
-		put_in(p, RECLAIM_OP_ADD, s->empty, s->nid, -1);
-		put_in(p, RECLAIM_OP_AGE, s->empty, s->nid, -1);
-		put_in(p, RECLAIM_OP_AGE, s->empty, s->nid, -1);
-		put_in(p, RECLAIM_OP_RECLAIM, s->slot, s->nid, -1);
+		put_in(p, RECLAIM_OP_ZONE, s->slot, s->nid, -1);
+	} else {
+		choose_other(p, RECLAIM_OP_ZONE, s, s->slot);
 	}
+	put_in(p, RECLAIM_OP_RECLAIM, s->slot, s->nid, -1);
 	p->m.draw = s->bin;
 }
 
@@ -347,8 +353,8 @@ static void grow_place(struct reclaim_meeting_pick *p,
 static void shift_place(struct reclaim_meeting_pick *p,
 			const struct reclaim_stand *s)
 {
-	if (s->ahead >= 0 &&
-	    bin_move(p, s, s->index - 1, s->bin_len - 1, shift_tries))
+	if (s->ahead >= 0 && bin_move(p, s, s->index - 1, s->bin_len - 1,
+				      shift_tries, RECLAIM_MOVE_SHIFT))
 		choose_other(p, RECLAIM_OP_OFFLINE, s, s->ahead);
 }
 

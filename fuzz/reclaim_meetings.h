@@ -18,6 +18,15 @@
 
 struct reclaim_stand;
 
+/* what a guess does to take a memcg to a place (reclaim_meetings.c) */
+enum reclaim_move {
+	RECLAIM_MOVE_DIE, /* an offline memcg's last charges go */
+	RECLAIM_MOVE_DEEPEN, /* its nearest online ancestor goes offline */
+	RECLAIM_MOVE_GROW, /* a walk rotates one memcg more behind it */
+	RECLAIM_MOVE_SHIFT, /* the online memcg ahead of it goes offline */
+	RECLAIM_NR_MOVES,
+};
+
 struct reclaim_meeting_pick {
 	struct mlf_rng g;
 	uint64_t hash; /* of the input */
@@ -33,6 +42,7 @@ struct reclaim_meeting_pick {
 	 * tree's places after the memcg LRU's), the memcg and its node
 	 */
 	int goal, subject, subject_node;
+	enum reclaim_move move;
 	/* only moves to that place (-1: any meeting), a guess again */
 	int want;
 	int stage;
@@ -62,5 +72,11 @@ uint64_t reclaim_meeting_hash(const uint8_t *data, size_t size);
 void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s);
 /* the meeting picked, if any */
 bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m);
+/*
+ * The guesses of @move the engine ran (an input the mutator made of one),
+ * and of those the ones that took the memcg to their place (fuzz/reclaim.c)
+ */
+void reclaim_guesses(enum reclaim_move move, unsigned long *judged,
+		     unsigned long *came_true);
 
 #endif
