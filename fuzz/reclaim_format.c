@@ -245,14 +245,39 @@ static size_t kswapd_run(const struct mlf_records *in,
 }
 
 /*
+ * A node filled (@base's): @max adds of 16 folios of order 3 (128 pages)
+ * to memcgs of the input. set_initial_priority() sets a priority by its
+ * arithmetic rather than its clamp to DEF_PRIORITY / 2 only where the
+ * node's inactive pages reach 2^(6 + fls(nr_to_reclaim - 1)): 4,096 for
+ * a request of 64 pages, 32 of these adds or near 300 of a random size.
+ */
+static size_t fill_run(const struct mlf_records *in,
+		       const struct mlf_reclaim_header *h,
+		       const struct mlf_reclaim_op *base, struct mlf_rng *g,
+		       struct mlf_record *out, size_t max)
+{
+	struct mlf_reclaim_op op = *base;
+	size_t n;
+
+	op.kind = RECLAIM_OP_ADD;
+	op.count = 16;
+	op.order = MLF_RECLAIM_MAX_ORDER;
+	for (n = 0; n < max; n++) {
+		op.memcg = pick_memcg(in, h, g);
+		out[n].len = mlf_reclaim_encode_op(&op, out[n].b);
+	}
+	return n;
+}
+
+/*
  * Runs of ops that build one thing together, on one memcg of the input
  * (pick_memcg()): folios where the next eviction takes them (added, then
  * aged twice into the oldest generation); an eviction parked on them,
  * which holds the memcg's css; the memcg going offline under it, and the
  * eviction finishing after; a walk that others leave stale (others=
  * 2 or 3: the seq two advances past it, it walks the young generation);
- * or kswapd on a node whose zones are near their high watermarks
- * (kswapd_run()). What a memcg's offline, its last reference and a stale
+ * kswapd on a node whose zones are near their high watermarks
+ * (kswapd_run()); or a node filled with folios (fill_run()). What a memcg's offline, its last reference and a stale
  * walk make of it (an offline memcg alive in the young generation, a
  * dying one in a segment) takes all of a run; one op at a time, each is
  * kept only once the whole run is there.
@@ -277,6 +302,8 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	}
 	if (mlf_rng_one_in(g, 3))
 		return kswapd_run(in, &h, &base, g, out, max);
+	if (mlf_rng_one_in(g, 4))
+		return fill_run(in, &h, &base, g, out, max);
 	/* add, age, age; park; offline; unpark */
 	want = 3 + mlf_rng_below(g, 4);
 	if (want > max)
