@@ -115,9 +115,9 @@ int main(int argc, char **argv)
 	/*
 	 * A guess to grow a memcg's bin came true in 160 of 675 (24%) with
 	 * kswapd stopped by a balanced zone 0 after it rotates a new, empty
-	 * memcg young; in 110 of 1153 (10%) with the walk it replaced, which
-	 * was to stop at its first folio reclaimed (measured at e119d6c +
-	 * this change, and with the old walk put back)
+	 * memcg young; in 110 of 1153 (10%) with a walk meant to stop at its
+	 * first folio reclaimed (measured at de04214, and with that walk
+	 * put back)
 	 */
 	if (judged[RECLAIM_MOVE_GROW] < 100 ||
 	    came_true[RECLAIM_MOVE_GROW] * 6 < judged[RECLAIM_MOVE_GROW]) {

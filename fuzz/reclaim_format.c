@@ -277,10 +277,11 @@ static size_t fill_run(const struct mlf_records *in,
  * eviction finishing after; a walk that others leave stale (others=
  * 2 or 3: the seq two advances past it, it walks the young generation);
  * kswapd on a node whose zones are near their high watermarks
- * (kswapd_run()); or a node filled with folios (fill_run()). What a memcg's offline, its last reference and a stale
- * walk make of it (an offline memcg alive in the young generation, a
- * dying one in a segment) takes all of a run; one op at a time, each is
- * kept only once the whole run is there.
+ * (kswapd_run()); or a node filled with folios (fill_run()). What a
+ * memcg's offline, its last reference and a stale walk make of it (an
+ * offline memcg alive in the young generation, a dying one in a segment)
+ * takes all of a run; one op at a time, each is kept only once the whole
+ * run is there.
  */
 static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 			 struct mlf_record *out, size_t max)
