@@ -357,7 +357,9 @@ static void meeting_record(const struct mlf_records *in,
 		if (op.kind == RECLAIM_OP_ONLINE) {
 			/* a new memcg: in the root, which is always online */
 			op.parent = 0;
-			if (m->draw >= 0)
+			if (m->start >= 0)
+				op.draws[0] = m->start;
+			else if (m->draw >= 0)
 				op.draws[0] = m->draw;
 		} else if (op.kind == RECLAIM_OP_ZONE) {
 			/*
@@ -393,10 +395,10 @@ static void meeting_record(const struct mlf_records *in,
 	} else if (m->draw >= 0) {
 		/*
 		 * kswapd of its own (no others) over zone 0, whose draws all
-		 * name one bin: it starts there, and once a zone op has
-		 * balanced zone 0, it stops after the first memcg it meets,
-		 * which it rotates to that bin; what it has not reached
-		 * stays in the old generation
+		 * name one bin, but the first where it names the bin it
+		 * starts in: once a zone op has balanced zone 0, it stops
+		 * after the first memcg it meets, which it rotates to that
+		 * bin; what it has not reached stays in the old generation
 		 */
 		op.others = 0;
 		op.target = 0;
@@ -405,6 +407,8 @@ static void meeting_record(const struct mlf_records *in,
 		op.order = 0;
 		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
 		memset(op.draws, m->draw, op.nr_draws);
+		if (m->start >= 0)
+			op.draws[0] = m->start;
 	}
 	out->len = mlf_reclaim_encode_op(&op, out->b);
 }

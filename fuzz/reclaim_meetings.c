@@ -153,7 +153,8 @@ static void choose(struct reclaim_meeting_pick *p, int kind,
 				     .node = s->nid,
 				     .folio = s->folio,
 				     .parked = s->parked,
-				     .draw = -1 };
+				     .draw = -1,
+				     .start = -1 };
 }
 
 /* an op of @kind on @memcg and @s's node, naming no folio or eviction */
@@ -323,11 +324,12 @@ static bool bin_move(struct reclaim_meeting_pick *p,
  * once a zone op has left that zone above its high watermark, so that
  * should_abort_scan() stops the walk after its first memcg, which it
  * rotates to that bin. Where a slot is free, a new memcg goes online
- * first, in the same bin of the old generation, which is where the walk
- * starts: with no folios it is below its memory.min (0 >= 0), and
- * shrink_one() rotates it young, behind the memcg. A guess: the walk may
- * meet another memcg first, or rotate the old generation's last memcg
- * young, which advances seq and makes the young generation old.
+ * first, in a bin of the old generation with no memcg in it if there is
+ * one (else in the same bin), which is where the walk starts: with no
+ * folios it is below its memory.min (0 >= 0), and shrink_one() rotates it
+ * young, behind the memcg. A guess: the walk may meet another memcg
+ * first, or rotate the old generation's last memcg young, which advances
+ * seq and makes the young generation old.
  */
 static void grow_place(struct reclaim_meeting_pick *p,
 		       const struct reclaim_stand *s)
@@ -338,6 +340,7 @@ static void grow_place(struct reclaim_meeting_pick *p,
 	if (s->empty >= 0) {
 		choose_other(p, RECLAIM_OP_ONLINE, s, s->empty);
 		put_in(p, RECLAIM_OP_ZONE, s->slot, s->nid, -1);
+		p->m.start = s->old_empty;
 	} else {
 		choose_other(p, RECLAIM_OP_ZONE, s, s->slot);
 	}

@@ -265,6 +265,10 @@ static void find_bin(const struct mlf_reclaim_world *rw,
 	}
 	if (s->bin < 0)
 		s->index = s->bin_len = s->ahead = -1;
+	s->old_empty = -1;
+	for (bin = MEMCG_NR_BINS - 1; bin >= 0; bin--)
+		if (is_a_nulls(lru->fifo[get_memcg_gen(lru->seq)][bin].first))
+			s->old_empty = bin;
 }
 
 /*
@@ -315,7 +319,8 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 				   .index = -1,
 				   .bin_len = -1,
 				   .ahead = -1,
-				   .empty = -1 };
+				   .empty = -1,
+				   .old_empty = -1 };
 
 	if (!mlf_states)
 		return;

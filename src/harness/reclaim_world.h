@@ -150,6 +150,8 @@ struct reclaim_stand {
 	int free_park, other_parked;
 	int bin, index, bin_len, ahead;
 	int empty;
+	/* a bin of the node's old generation with no memcg in it (-1: none) */
+	int old_empty;
 };
 
 /*
