@@ -274,8 +274,9 @@ static size_t fill_run(const struct mlf_records *in,
  * (pick_memcg()): folios where the next eviction takes them (added, then
  * aged twice into the oldest generation); an eviction parked on them,
  * which holds the memcg's css; the memcg going offline under it, and the
- * eviction finishing after; a walk that others leave stale (others=
- * 2 or 3: the seq two advances past it, it walks the young generation);
+ * eviction finishing after; a walk that others leave stale (mostly
+ * others=3: two runs that sweep advance the seq twice past it, and the
+ * third may move memcgs to the young generation it then walks);
  * kswapd on a node whose zones are near their high watermarks
  * (kswapd_run()); or a node filled with folios (fill_run()). What a
  * memcg's offline, its last reference and a stale walk make of it (an
@@ -296,7 +297,7 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	random_op(in, &h, g, &base);
 	if (mlf_rng_one_in(g, 4)) {
 		base.kind = RECLAIM_OP_RECLAIM;
-		base.others = 2 + mlf_rng_below(g, 2);
+		base.others = mlf_rng_one_in(g, 4) ? 2 : 3;
 		pile_draws(&base, 2 + mlf_rng_below(g, 7), g);
 		out[n++].len = mlf_reclaim_encode_op(&base, out[0].b);
 		return n;
@@ -389,7 +390,7 @@ static void meeting_record(const struct mlf_records *in,
 		op.slot = m->parked;
 	if (m->kind == RECLAIM_OP_RECLAIM && m->draw < 0) {
 		/* a stale walk, to meet a memcg on the young generation */
-		op.others = 2 + mlf_rng_below(g, 2);
+		op.others = mlf_rng_one_in(g, 4) ? 2 : 3;
 		op.target = 0;
 		pile_draws(&op, MLF_RECLAIM_MAX_DRAWS, g);
 	} else if (m->draw >= 0) {

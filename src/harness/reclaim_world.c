@@ -773,12 +773,45 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 			  const struct mlf_reclaim_op *op);
 
 /*
+ * A sweeping run of the others (resched_hook()): its first draw, the bin
+ * shrink_many() starts in, comes from the others' generator; every later
+ * one names the bin before it, the last the run walks. So the run meets
+ * again each memcg it rotates to a tail before its end, and it empties
+ * the old generation unless a memcg stays there (shrink_one() returns 0)
+ * or the last it meets goes to a tail. Any bin is one
+ * get_random_u32_below() may return: these are draws the kernel can
+ * make. Past SWEEP_DRAWS, the run draws from a generator of its own.
+ */
+#define SWEEP_DRAWS 64
+
+static void sweep(struct mlf_reclaim_world *rw,
+		  const struct mlf_reclaim_op *nested)
+{
+	struct mlf_entropy *e = &mlf_current()->entropy;
+	struct mlf_entropy others;
+	u8 draws[SWEEP_DRAWS];
+	int first = get_random_u32_below(MEMCG_NR_BINS);
+
+	memset(draws, get_memcg_bin(first + MEMCG_NR_BINS - 1), sizeof(draws));
+	draws[0] = first;
+	others = *e;
+	mlf_entropy_seed_after(draws, sizeof(draws),
+			       0x737770ULL + (u64)mlf_current_op);
+	apply_reclaim(rw, nested);
+	*e = others;
+}
+
+/*
  * Another reclaimer runs while this one yields (a scheduling point of the
  * walk, where it holds no lock and is outside RCU, its memcg pinned by a
  * reference): @others_due kswapd runs of the same node, to the end, at the
  * walk's first yield. What they rotate and release, and the seq they
  * advance, the yielding walk meets when it goes on: a walk whose seq two
- * advances left behind walks the young generation.
+ * advances left behind walks the young generation. Of three runs, the
+ * first two sweep (sweep()): seq advances twice unless a memcg stays, and
+ * the third, drawing at random, may move memcgs to the young generation
+ * without emptying the old, for the walk to meet there; left to chance,
+ * two advances and such a third run rarely come together.
  */
 static void resched_hook(const char *where)
 {
@@ -791,6 +824,7 @@ static void resched_hook(const char *where)
 
 	struct mlf_entropy *e = &mlf_current()->entropy;
 	struct mlf_entropy walk;
+	int sweeps;
 
 	(void)where;
 	if (!rw || !rw->others_due || !rw->rcs.run || rw->rcs.run->outer)
@@ -810,9 +844,15 @@ static void resched_hook(const char *where)
 			       0x6d6c66ULL + (u64)mlf_current_op);
 	walk = *e;
 	mlf_entropy_seed(0x6f7468ULL + (u64)mlf_current_op);
+	sweeps = rw->others_due == 3 ? 2 : 0;
 	while (rw->others_due) {
 		rw->others_due--;
-		apply_reclaim(rw, &nested);
+		if (sweeps) {
+			sweeps--;
+			sweep(rw, &nested);
+		} else {
+			apply_reclaim(rw, &nested);
+		}
 	}
 	*e = walk;
 }
