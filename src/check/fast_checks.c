@@ -152,7 +152,7 @@ bool fast_bin_local(const struct mlf_check_state *w, int nid, int gen,
  */
 static bool gens_ok(const unsigned long *count, unsigned long seq)
 {
-	int old = get_memcg_gen(seq), young = get_memcg_gen(seq + 1), gen;
+	int old = mlf_check_gen(seq), young = mlf_check_gen(seq + 1), gen;
 
 	for (gen = 0; gen < MEMCG_NR_GENS; gen++)
 		if (gen != old && gen != young && count[gen])

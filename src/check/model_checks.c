@@ -68,11 +68,11 @@ bool check_seg_semantics(const struct mlf_check_state *w,
 		want_first = false;
 		break;
 	case MEMCG_LRU_OLD:
-		want_gen = get_memcg_gen(seq_before);
+		want_gen = mlf_check_gen(seq_before);
 		want_seg = 0;
 		break;
 	case MEMCG_LRU_YOUNG:
-		want_gen = get_memcg_gen(seq_before + 1);
+		want_gen = mlf_check_gen(seq_before + 1);
 		want_seg = 0;
 		want_first = false;
 #ifdef CONFIG_LRU_GEN_YOUNG_SKIP

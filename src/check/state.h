@@ -16,6 +16,16 @@
 #include "model.h"
 #include "slot.h"
 
+/*
+ * The generation of the memcg LRU that @seq names old (@seq + 1: young):
+ * the kernel's get_memcg_gen() written in the checks, so that what they
+ * expect of generations does not come from the port's own macro
+ */
+static inline int mlf_check_gen(unsigned long seq)
+{
+	return seq % MEMCG_NR_GENS;
+}
+
 struct mlf_check_state {
 	int nr_nodes;
 	int pool_size;

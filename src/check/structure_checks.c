@@ -315,7 +315,7 @@ bool check_seq_valid_gens(const struct mlf_check_state *w, int nid,
 			  struct mlf_failure *f)
 {
 	unsigned long seq = w->nodes[nid].memcg_lru.seq;
-	int old = get_memcg_gen(seq), young = get_memcg_gen(seq + 1);
+	int old = mlf_check_gen(seq), young = mlf_check_gen(seq + 1);
 	int gen, slot = -1, bin = -1;
 
 	map_prepare(w);
@@ -341,7 +341,7 @@ bool check_seq_old_nonempty(const struct mlf_check_state *w, int nid,
 			    struct mlf_failure *f)
 {
 	unsigned long seq = w->nodes[nid].memcg_lru.seq;
-	int old = get_memcg_gen(seq), young = get_memcg_gen(seq + 1);
+	int old = mlf_check_gen(seq), young = mlf_check_gen(seq + 1);
 	int slot = -1, bin;
 
 	map_prepare(w);
@@ -385,7 +385,7 @@ bool check_seq_advance(const struct mlf_check_state *w, int nid,
 	unsigned long before = w->seq_before[nid];
 	unsigned long after = w->nodes[nid].memcg_lru.seq;
 	unsigned long count_before = w->old_count_before[nid];
-	int old_before = get_memcg_gen(before);
+	int old_before = mlf_check_gen(before);
 	bool emptied = gen_empty(w, nid, old_before);
 
 	map_prepare(w);

@@ -889,7 +889,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 	struct mlf_task *task = mlf_current();
 	struct mlf_walk *walk = task->walk;
 	bool kswapd = task->is_kswapd, dying = task->is_dying;
-	int walk_gen = get_memcg_gen(pgdat->memcg_lru.seq);
+	int walk_gen = mlf_check_gen(pgdat->memcg_lru.seq);
 	struct mlf_failure *f = mlf_failure_scratch();
 	bool aborted;
 

@@ -386,7 +386,7 @@ static void begin_op(struct mlf_world *w, struct mlf_op *op)
 		w->cs.seq_before[nid] = w->cs.model.nodes[nid].seq;
 		w->cs.old_count_before[nid] =
 			model_gen_count(&w->cs.model, nid,
-					get_memcg_gen(w->cs.seq_before[nid]));
+					mlf_check_gen(w->cs.seq_before[nid]));
 	}
 }
 

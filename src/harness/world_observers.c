@@ -309,10 +309,9 @@ static void progress_after(struct mlf_world *w, struct world_op *o)
 
 	if (!o->walk)
 		return;
-	fail_if(check_reclaim_progress(&w->cs, nid,
-				       get_memcg_gen(w->cs.seq_before[nid]),
-				       o->aborted, o->walk->failed,
-				       o->walk->nr_failed, f),
+	fail_if(check_reclaim_progress(
+			&w->cs, nid, mlf_check_gen(w->cs.seq_before[nid]),
+			o->aborted, o->walk->failed, o->walk->nr_failed, f),
 		f);
 }
 
