@@ -180,36 +180,6 @@ bool check_isolated_exact(const struct mlf_reclaim_check_state *rw,
 	return true;
 }
 
-bool check_isolated_sum(const struct mlf_reclaim_check_state *rw,
-			struct mlf_failure *f)
-{
-#ifdef CONFIG_LRU_GEN_ISO_THROTTLE
-	mlf_isolated_t iso;
-	int nid, type;
-
-	model_isolated(rw, iso);
-	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
-		for (type = 0; type < ANON_AND_FILE; type++) {
-			/* the model's lruvecs of the node, summed */
-			long sum = node_sum(iso, rw->w->pool_size, nid, type);
-			long v = node_page_state_raw(&rw->w->nodes[nid],
-						     NR_ISOLATED_ANON + type);
-
-			if (v != sum) {
-				mlf_failure_at(f, "isolated.sum", nid, MLF_NONE,
-					       MLF_NONE, MLF_NONE);
-				mlf_failure_msg(f,
-						"NR_ISOLATED_%s = %ld, the model's lruvecs of the node have %ld %s pages isolated",
-						type ? "FILE" : "ANON", v, sum,
-						type_name[type]);
-				return false;
-			}
-		}
-	}
-#endif
-	return true;
-}
-
 bool check_isolated_quiescent(const struct mlf_reclaim_check_state *rw,
 			      struct mlf_failure *f)
 {

@@ -152,9 +152,6 @@ bool check_isolated_nonneg(const struct mlf_reclaim_check_state *rw,
  */
 bool check_isolated_exact(const struct mlf_reclaim_check_state *rw,
 			  struct mlf_failure *f);
-/* isolated.sum: node counter == the model's lruvecs' isolated, summed */
-bool check_isolated_sum(const struct mlf_reclaim_check_state *rw,
-			struct mlf_failure *f);
 /* isolated.quiescent: all 0 when no eviction is parked or in flight */
 bool check_isolated_quiescent(const struct mlf_reclaim_check_state *rw,
 			      struct mlf_failure *f);

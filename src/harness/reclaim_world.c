@@ -64,7 +64,6 @@ static void check_isolation(struct mlf_reclaim_world *rw)
 		return;
 	fail_if(check_isolated_nonneg(&rw->rcs, f), f);
 	fail_if(check_isolated_exact(&rw->rcs, f), f);
-	fail_if(check_isolated_sum(&rw->rcs, f), f);
 	fail_if(check_isolated_quiescent(&rw->rcs, f), f);
 }
 
@@ -1012,6 +1011,7 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	fail_if(check_protect_reset(&rw->rcs, f), f);
 	fail_if(check_usage_charged(&rw->rcs, f), f);
 	fail_if(check_tree_links(&rw->rcs, f), f);
+	fail_if(check_zone_free(&rw->rcs, f), f);
 }
 
 /*
