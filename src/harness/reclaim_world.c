@@ -232,7 +232,8 @@ static int online_ancestor(const struct mlf_reclaim_world *rw, int slot)
 
 /*
  * Where @s's memcg is among the bins of its generation on its node, and
- * the nearest online memcg ahead of it there
+ * the nearest online memcg ahead of it there; the first bin of the node's
+ * old generation with no memcg in it
  */
 static void find_bin(const struct mlf_reclaim_world *rw,
 		     struct reclaim_stand *s)
@@ -243,6 +244,10 @@ static void find_bin(const struct mlf_reclaim_world *rw,
 	const struct hlist_nulls_node *n;
 	int bin, slot, nid;
 
+	s->old_empty = -1;
+	for (bin = MEMCG_NR_BINS - 1; bin >= 0; bin--)
+		if (is_a_nulls(lru->fifo[get_memcg_gen(lru->seq)][bin].first))
+			s->old_empty = bin;
 	s->bin = s->index = s->bin_len = s->ahead = -1;
 	if (hlist_nulls_unhashed(&lrugen->list))
 		return;
@@ -264,10 +269,6 @@ static void find_bin(const struct mlf_reclaim_world *rw,
 	}
 	if (s->bin < 0)
 		s->index = s->bin_len = s->ahead = -1;
-	s->old_empty = -1;
-	for (bin = MEMCG_NR_BINS - 1; bin >= 0; bin--)
-		if (is_a_nulls(lru->fifo[get_memcg_gen(lru->seq)][bin].first))
-			s->old_empty = bin;
 }
 
 /*
