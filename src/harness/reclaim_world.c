@@ -232,8 +232,7 @@ static int online_ancestor(const struct mlf_reclaim_world *rw, int slot)
 
 /*
  * Where @s's memcg is among the bins of its generation on its node, and
- * the nearest online memcg ahead of it there; the first bin of the node's
- * old generation with no memcg in it
+ * the nearest online memcg ahead of it there
  */
 static void find_bin(const struct mlf_reclaim_world *rw,
 		     struct reclaim_stand *s)
@@ -244,10 +243,6 @@ static void find_bin(const struct mlf_reclaim_world *rw,
 	const struct hlist_nulls_node *n;
 	int bin, slot, nid;
 
-	s->old_empty = -1;
-	for (bin = MEMCG_NR_BINS - 1; bin >= 0; bin--)
-		if (is_a_nulls(lru->fifo[get_memcg_gen(lru->seq)][bin].first))
-			s->old_empty = bin;
 	s->bin = s->index = s->bin_len = s->ahead = -1;
 	if (hlist_nulls_unhashed(&lrugen->list))
 		return;
@@ -302,11 +297,24 @@ static void memcg_handles(const struct mlf_reclaim_world *rw,
 	}
 }
 
+/* the first bin of @nid's old generation with no memcg in it (-1: none) */
+static int old_empty_bin(const struct mlf_reclaim_world *rw, int nid)
+{
+	const struct lru_gen_memcg *lru = &rw->w.cs.nodes[nid].memcg_lru;
+	int bin;
+
+	for (bin = 0; bin < MEMCG_NR_BINS; bin++)
+		if (is_a_nulls(lru->fifo[get_memcg_gen(lru->seq)][bin].first))
+			return bin;
+	return -1;
+}
+
 void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			  bool handles, reclaim_stand_fn fn, void *arg)
 {
 	int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
 	int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
+	int old_empty[MAX_NUMNODES];
 	int k;
 	struct mlf_state_cell c;
 	struct reclaim_stand s = { .c = &c,
@@ -329,6 +337,8 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 		for (k = rw->w.cs.pool_size - 1; k >= 0; k--)
 			if (rw->w.cs.slots[k].state == SLOT_EMPTY)
 				s.empty = k;
+		for (k = 0; k < rw->w.cs.nr_nodes; k++)
+			old_empty[k] = old_empty_bin(rw, k);
 	}
 	for (s.slot = 0; s.slot < rw->w.cs.pool_size; s.slot++) {
 		if (only >= 0 && s.slot != only)
@@ -340,6 +350,7 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			if (handles) {
 				s.folio = folio[s.slot][s.nid];
 				s.parked = parked[s.slot][s.nid];
+				s.old_empty = old_empty[s.nid];
 				if (c.stage != ST_GONE)
 					find_bin(rw, &s);
 			}
