@@ -760,6 +760,33 @@ TEST(refault_under_dying_parent)
 }
 
 /*
+ * seg.semantics in the reclaim world: the model's segment follows a soft
+ * reclaim (HEAD) and an offline (OLD: the default one); a port whose
+ * segment strays from it is reported
+ */
+TEST(seg_model_follows_rotations)
+{
+	struct lruvec *lruvec;
+	struct mlf_failure f;
+
+	setup(16, 0);
+	lruvec = get_lruvec(rw.w.cs.slots[0].memcg, 0);
+	op(RECLAIM_OP_SOFT, 0, 0, 0, 0);
+	EXPECT_EQ(rw.rcs.model.seg[0][0], MEMCG_LRU_HEAD);
+	EXPECT_EQ(lruvec->lrugen.seg, MEMCG_LRU_HEAD);
+	EXPECT(check_seg_model(&rw.rcs, &f));
+	lruvec->lrugen.seg = MEMCG_LRU_TAIL;
+	EXPECT(!check_seg_model(&rw.rcs, &f));
+	EXPECT_STREQ(f.check, "seg.semantics");
+	lruvec->lrugen.seg = MEMCG_LRU_HEAD;
+	op(RECLAIM_OP_OFFLINE, 0, 0, 0, 0);
+	EXPECT_EQ(rw.rcs.model.seg[0][0], 0);
+	EXPECT(check_seg_model(&rw.rcs, &f));
+	EXPECT_CLEAN();
+	teardown();
+}
+
+/*
  * reclaim.decision on made-up visits of an online memcg with 16 folios on
  * the LRU at priority 0: the aging asked for a rotation, YOUNG; it did not
  * and the memcg is sizable, no rotation; an empty memcg, TAIL, then YOUNG
@@ -773,22 +800,23 @@ TEST(shrink_decision_follows_the_rules)
 
 	setup(16, 0);
 	rw.rcs.run = &run;
-	EXPECT(check_shrink_decision(&rw.rcs, &v, 0, MEMCG_LRU_YOUNG, &f));
-	EXPECT(!check_shrink_decision(&rw.rcs, &v, 0, 0, &f));
+	EXPECT(check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_YOUNG, &f));
+	EXPECT(!check_shrink_decision(&rw.rcs, &v, 0, &f));
 	EXPECT_STREQ(f.check, "reclaim.decision");
 	v.last_nr_to_scan = 16;
-	EXPECT(check_shrink_decision(&rw.rcs, &v, 0, 0, &f));
-	EXPECT(!check_shrink_decision(&rw.rcs, &v, 0, MEMCG_LRU_TAIL, &f));
+	EXPECT(check_shrink_decision(&rw.rcs, &v, 0, &f));
+	EXPECT(!check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_TAIL, &f));
 	rw.rcs.run = NULL;
 	EXPECT_CLEAN();
 	teardown();
 
+	/* the segment is the model's: TAIL once, then YOUNG */
 	setup(0, 0);
 	rw.rcs.run = &run;
-	EXPECT(check_shrink_decision(&rw.rcs, &v, 0, MEMCG_LRU_TAIL, &f));
-	EXPECT(check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_TAIL,
-				     MEMCG_LRU_YOUNG, &f));
-	EXPECT(!check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_TAIL, 0, &f));
+	EXPECT(check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_TAIL, &f));
+	rw.rcs.model.seg[0][0] = MEMCG_LRU_TAIL;
+	EXPECT(check_shrink_decision(&rw.rcs, &v, MEMCG_LRU_YOUNG, &f));
+	EXPECT(!check_shrink_decision(&rw.rcs, &v, 0, &f));
 	rw.rcs.run = NULL;
 	teardown();
 }

@@ -698,11 +698,11 @@ void protect_visit_begin(const struct mlf_reclaim_check_state *rw,
 	memset(v, 0, sizeof(*v));
 	v->slot = lruvec_memcg((struct lruvec *)lruvec)->id;
 	v->nid = lruvec->pgdat->node_id;
-	v->seg = READ_ONCE(lruvec->lrugen.seg);
 	if (!slot_live(rw, v->slot) || v->slot >= MLF_RECLAIM_MAX_POOL) {
 		v->slot = MLF_NONE;
 		return;
 	}
+	v->seg = rw->model.seg[v->slot][v->nid];
 	model_usage(rw, usage);
 	v->usage = usage[v->slot];
 	v->online = rw->w->slots[v->slot].state == SLOT_ONLINE;
@@ -805,26 +805,40 @@ void aging_picture(struct mlf_reclaim_check_state *rw, struct lruvec *lruvec)
 	struct mlf_protect_visit *v = rw->run ? &rw->run->visit : NULL;
 	const struct mem_cgroup *memcg = lruvec_memcg(lruvec);
 	int slot = memcg->id, nid = lruvec->pgdat->node_id, type, k;
-	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
 
 	if (!v || v->slot != slot || !slot_live(rw, slot))
 		return;
-	v->max_seq = lrugen->max_seq;
+	v->max_seq = rw->model.max_seq[slot][nid];
 	v->young = v->old = 0;
 	for (type = 0; type < ANON_AND_FILE; type++)
-		v->min_seq[type] = lrugen->min_seq[type];
+		v->min_seq[type] = rw->model.min_seq[slot][nid][type];
 	for (k = 0; k < rw->model.nr; k++) {
-		int gen = rw->model.base[k].gen - 1;
-
-		if (!rw->model.used[k] || rw->model.memcg[k] != slot ||
-		    rw->model.node[k] != nid || gen < 0 ||
+		if (!rw->model.used[k] || rw->model.iso_by[k] ||
+		    rw->model.memcg[k] != slot || rw->model.node[k] != nid ||
 		    rw->model.type[k] < !rw->model.swappiness[slot])
 			continue;
-		if (gen == lru_gen_from_seq(v->max_seq))
+		if (rw->model.seq[k] == v->max_seq)
 			v->young += model_pages(&rw->model, k);
-		else if (gen == lru_gen_from_seq(v->max_seq - MIN_NR_GENS))
+		else if (rw->model.seq[k] == v->max_seq - MIN_NR_GENS)
 			v->old += model_pages(&rw->model, k);
 	}
+}
+
+bool nr_to_scan_aged(const struct mlf_reclaim_check_state *rw,
+		     struct lruvec *lruvec, const struct mlf_nr_to_scan *p)
+{
+	const struct mlf_protect_visit *v = rw->run ? &rw->run->visit : NULL;
+	int slot = lruvec_memcg(lruvec)->id;
+	long usage[MLF_RECLAIM_MAX_POOL];
+
+	if (p->nr_to_scan != -1 || !slot_live(rw, slot) ||
+	    slot >= MLF_RECLAIM_MAX_POOL)
+		return false;
+	if (!v || v->slot != slot)
+		return true;
+	/* mem_cgroup_below_min()'s -1 ages nothing */
+	model_usage(rw, usage);
+	return v->emin < (unsigned long)usage[slot];
 }
 
 bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
@@ -976,6 +990,36 @@ bool check_abort_end(const struct mlf_reclaim_check_state *rw, bool aborted,
 	return false;
 }
 
+bool check_seg_model(const struct mlf_reclaim_check_state *rw,
+		     struct mlf_failure *f)
+{
+	static const char *const names[] = { "default", "head", "tail" };
+	int nid, slot;
+
+	for (slot = 0; slot < rw->w->pool_size; slot++) {
+		const struct mem_cgroup *memcg = rw->w->slots[slot].memcg;
+
+		if (!memcg || slot >= MLF_RECLAIM_MAX_POOL)
+			continue;
+		for (nid = 0; nid < rw->w->nr_nodes; nid++) {
+			const struct lru_gen_folio *lrugen =
+				&get_lruvec((struct mem_cgroup *)memcg, nid)->lrugen;
+			int got = mlf_seg_kind(READ_ONCE(lrugen->seg)),
+			    want = mlf_seg_kind(rw->model.seg[slot][nid]);
+
+			if (hlist_nulls_unhashed(&lrugen->list) || got == want)
+				continue;
+			mlf_failure_at(f, "seg.semantics", nid, lrugen->gen,
+				       MLF_NONE, slot);
+			mlf_failure_msg(f, "m%d is in the %s segment; the rotations asked of it leave it in the %s one",
+					slot, got >= 0 ? names[got] : "?",
+					want >= 0 ? names[want] : "?");
+			return false;
+		}
+	}
+	return true;
+}
+
 bool check_zone_free(const struct mlf_reclaim_check_state *rw,
 		     struct mlf_failure *f)
 {
@@ -1056,7 +1100,7 @@ bool check_slab_call(struct mlf_reclaim_check_state *rw,
 }
 
 bool check_shrink_decision(const struct mlf_reclaim_check_state *rw,
-			   const struct mlf_protect_visit *v, int seg, int op,
+			   const struct mlf_protect_visit *v, int op,
 			   struct mlf_failure *f)
 {
 	const struct mlf_reclaim_run *run = rw->run;
@@ -1064,10 +1108,12 @@ bool check_shrink_decision(const struct mlf_reclaim_check_state *rw,
 	const char *why;
 	mlf_isolated_t iso;
 	bool success, sizable;
-	int type, want;
+	int type, want, seg;
 
 	if (v->slot == MLF_NONE || !run || !v->evicting)
 		return true;
+	/* now: others that ran while it evicted may have rotated it */
+	seg = rw->model.seg[v->slot][v->nid];
 	model_isolated(rw, iso);
 	for (type = !rw->model.swappiness[v->slot]; type < ANON_AND_FILE; type++)
 		total += model_on_lru(rw, iso, v->slot, v->nid, type);

@@ -52,11 +52,11 @@ bool check_protect_decision(const struct mlf_protect_visit *v, int op,
  * rotation (the visit's last get_nr_to_scan() was -1) and the memcg is
  * online: YOUNG; else no rotation if it is still sizable (its evictable
  * folios on the LRU, >> priority if online); else TAIL, or YOUNG if it
- * is in the tail segment already (@seg: the port's, as shrink_one() reads
- * it at the end).
+ * is in the tail segment already (the model's segment now, as
+ * shrink_one() reads it at the end).
  */
 bool check_shrink_decision(const struct mlf_reclaim_check_state *rw,
-			   const struct mlf_protect_visit *v, int seg, int op,
+			   const struct mlf_protect_visit *v, int op,
 			   struct mlf_failure *f);
 
 /*
@@ -96,6 +96,13 @@ int model_initial_priority(const struct mlf_reclaim_check_state *rw, int nid,
  * its generations (the visit's min_seq, max_seq, young and old).
  */
 void aging_picture(struct mlf_reclaim_check_state *rw, struct lruvec *lruvec);
+/*
+ * get_nr_to_scan() returned @p for @lruvec: whether it aged it (its -1 is
+ * try_to_inc_max_seq()'s, not mem_cgroup_below_min()'s, by the model's
+ * protection of the visit), for the model's aging (gen_model.h)
+ */
+bool nr_to_scan_aged(const struct mlf_reclaim_check_state *rw,
+		     struct lruvec *lruvec, const struct mlf_nr_to_scan *p);
 
 /*
  * reclaim.priority and reclaim.nr_to_scan, at each get_nr_to_scan() of a
@@ -122,6 +129,14 @@ bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 bool check_abort_batch(struct mlf_reclaim_check_state *rw,
 		       struct mlf_failure *f);
 bool check_abort_end(const struct mlf_reclaim_check_state *rw, bool aborted,
+		     struct mlf_failure *f);
+
+/*
+ * seg.semantics (reclaim): each memcg on the memcg LRU is in the segment
+ * the model's record of its rotations gives (reclaim_state.h), after every
+ * op, on every node.
+ */
+bool check_seg_model(const struct mlf_reclaim_check_state *rw,
 		     struct mlf_failure *f);
 
 /*

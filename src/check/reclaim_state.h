@@ -33,8 +33,9 @@
  * (memcg, node) the op that added it named, with the type and size (1 <<
  * order pages) that op gave it; it is isolated while it sits on the list
  * of an eviction the harness holds (parked, or in flight between its
- * probes); it is on the LRU when charged and not isolated. The reclaim
- * checks take their expected values from it (reclaim_checks.c).
+ * probes); it is on the LRU when charged and not isolated, in the
+ * generation the model's aging gives it (gen_model.h). The reclaim checks
+ * take their expected values from it (reclaim_checks.c).
  */
 struct mlf_reclaim_folio_model {
 	const struct folio *base;	/* folio i is base + i */
@@ -90,6 +91,27 @@ struct mlf_reclaim_folio_model {
 	 */
 	long objects[MLF_NR_SHRINKERS][MLF_RECLAIM_MAX_POOL + 1][MAX_NUMNODES];
 	long deferred[MLF_NR_SHRINKERS][MLF_RECLAIM_MAX_POOL + 1][MAX_NUMNODES];
+	/*
+	 * each memcg's segment of the memcg LRU on each node, by
+	 * lru_gen_rotate_memcg()'s rule (HEAD and TAIL set their segment,
+	 * OLD and YOUNG the default one) applied to the rotations the
+	 * harness asked or saw asked: the default at online, OLD at
+	 * offline, HEAD by a soft reclaim, and each op shrink_one()
+	 * returned once shrink_many() applies it (reclaim_world.c)
+	 */
+	u8 seg[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
+	/*
+	 * the multi-gen LRU as the model ages it (gen_model.h): each
+	 * lruvec's max_seq and min_seq[] by slot and node; each folio's
+	 * seq while on the LRU, the flags the kernel's rules read as the
+	 * model sets them, and the eviction that holds it isolated (NULL:
+	 * on the LRU)
+	 */
+	unsigned long max_seq[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
+	unsigned long min_seq[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][ANON_AND_FILE];
+	unsigned long seq[MLF_RECLAIM_MODEL_FOLIOS];
+	unsigned long flags[MLF_RECLAIM_MODEL_FOLIOS];
+	const struct lru_gen_eviction *iso_by[MLF_RECLAIM_MODEL_FOLIOS];
 	/* the op's reclaimer is kswapd (exempt from the throttle) */
 	bool kswapd;
 	/* the types the model allowed at the last throttle decision */
@@ -121,7 +143,7 @@ static inline long model_pages(const struct mlf_reclaim_folio_model *m, long i)
 struct mlf_protect_visit {
 	int slot;		/* MLF_NONE: not a pool memcg */
 	int nid;
-	int seg;		/* the memcg's segment at the visit */
+	int seg;		/* the memcg's segment at the visit (the model's) */
 	long usage;
 	unsigned long emin, elow;
 	unsigned long min, low;	/* memory.min and memory.low */
@@ -133,7 +155,7 @@ struct mlf_protect_visit {
 	long last_nr_to_scan;
 	/*
 	 * the lruvec's generations as get_nr_to_scan() was last asked: the
-	 * port's seqs, and the model's pages on the LRU in the youngest
+	 * model's seqs, and its pages on the LRU in the youngest
 	 * generation and in the one MIN_NR_GENS older, of the types it may
 	 * evict
 	 */
@@ -165,6 +187,13 @@ struct mlf_reclaim_run {
 	const char *abort_why;
 	/* the visit in progress */
 	struct mlf_protect_visit visit;
+	/*
+	 * the rotation shrink_many() applies before the walk's next event:
+	 * what shrink_one() returned for a memcg (op 0: none pending)
+	 */
+	struct {
+		int slot, nid, op;
+	} rotation;
 	/* the walk: its last pass is open (no nulls marker yet) */
 	bool pass_open;
 	/* memcgs whose tryget failed in the walk (reclaim.progress) */

@@ -17,30 +17,25 @@ void sort_picture(struct mlf_sort_picture *p,
 		  const struct mlf_reclaim_check_state *rw,
 		  const struct lruvec *lruvec)
 {
-	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
-	int type, zone;
+	const struct mlf_reclaim_folio_model *m = &rw->model;
+	int slot = lruvec_memcg((struct lruvec *)lruvec)->id;
+	int nid = lruvec->pgdat->node_id, type;
+	long i;
 
 	memset(p, 0, sizeof(*p));
 	p->lruvec = lruvec;
-	for (type = 0; type < ANON_AND_FILE; type++) {
-		int gen = lru_gen_from_seq(lrugen->min_seq[type]);
-
-		p->min_seq[type] = lrugen->min_seq[type];
-		for (zone = 0; zone < MAX_NR_ZONES; zone++) {
-			const struct folio *folio;
-
-			list_for_each_entry(
-				folio, &lrugen->folios[gen][type][zone], lru)
-			{
-				long i = model_folio(&rw->model, folio);
-
-				if (i < 0)
-					continue;
-				p->oldest[i] = true;
-				p->referenced[i] = folio->flags &
-						   BIT(PG_referenced);
-			}
-		}
+	if (slot < 0 || slot >= rw->w->pool_size ||
+	    slot >= MLF_RECLAIM_MAX_POOL)
+		return;
+	for (type = 0; type < ANON_AND_FILE; type++)
+		p->min_seq[type] = m->min_seq[slot][nid][type];
+	/* the model's folios on the LRU in their type's oldest generation */
+	for (i = 0; i < m->nr; i++) {
+		if (!m->used[i] || m->iso_by[i] || m->memcg[i] != slot ||
+		    m->node[i] != nid || m->seq[i] != p->min_seq[m->type[i]])
+			continue;
+		p->oldest[i] = true;
+		p->referenced[i] = m->flags[i] & BIT(PG_referenced);
 	}
 }
 
@@ -111,7 +106,7 @@ bool check_sort(const struct mlf_sort_picture *p,
 			}
 		} else if (fo->gen &&
 			   fo->gen - 1 ==
-				   lru_gen_from_seq(p->min_seq[type] + 1)) {
+				   (int)((p->min_seq[type] + 1) % MAX_NR_GENS)) {
 			if (!sorted_out) {
 				mlf_failure_msg(
 					f,
@@ -120,7 +115,7 @@ bool check_sort(const struct mlf_sort_picture *p,
 				return sort_failed(rw, ev, f);
 			}
 		} else if (fo->gen &&
-			   fo->gen - 1 == lru_gen_from_seq(p->min_seq[type])) {
+			   fo->gen - 1 == (int)(p->min_seq[type] % MAX_NR_GENS)) {
 			/* not reached */
 			if (turn < left[type]) {
 				left[type] = turn;

@@ -22,6 +22,7 @@
 
 #include "check/checks.h"
 #include "check/fast_checks.h"
+#include "check/gen_model.h"
 #include "check/reclaim_checks.h"
 #include "check/sort_checks.h"
 
@@ -89,6 +90,7 @@ static void model_uncharge(struct mlf_reclaim_world *rw, int i)
 	long nr = model_pages(m, i);
 
 	m->used[i] = false;
+	m->iso_by[i] = NULL;
 	if (i < m->first_free)
 		m->first_free = i;
 	m->charged[m->memcg[i]][m->node[i]][m->type[i]] -= nr;
@@ -113,6 +115,18 @@ static void free_hook(struct folio *folio)
 	rw->folios_freed++;
 	if (rw->rcs.run)
 		rw->rcs.run->freed += model_pages(&rw->rcs.model, i);
+}
+
+/* the pool slot of @lruvec's memcg, or -1 (the root's) */
+static int slot_of(const struct mlf_reclaim_world *rw,
+		   const struct lruvec *lruvec)
+{
+	int slot = lruvec_memcg((struct lruvec *)lruvec)->id;
+
+	return slot >= 0 && slot < rw->w.cs.pool_size &&
+			       slot < MLF_RECLAIM_MAX_POOL ?
+		       slot :
+		       -1;
 }
 
 /* the oldest generations as an isolation pass began (reclaim.sort) */
@@ -142,6 +156,7 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		break;
 	case MLF_EVICT_DONE:
 		rw->rcs.in_flight = NULL;
+		gen_model_put_back(&rw->rcs.model, arg);
 		check_isolation(rw);
 		break;
 	case MLF_EVICT_AGING:
@@ -149,6 +164,9 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		break;
 	case MLF_EVICT_NR_TO_SCAN:
 		fail_if(check_nr_to_scan(&rw->rcs, lruvec, arg, f), f);
+		if (nr_to_scan_aged(&rw->rcs, lruvec, arg))
+			gen_model_age(&rw->rcs.model, lruvec_memcg(lruvec)->id,
+				      lruvec->pgdat->node_id);
 		break;
 	case MLF_EVICT_BATCH:
 		fail_if(check_abort_batch(&rw->rcs, f), f);
@@ -158,6 +176,9 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		break;
 	case MLF_EVICT_SCANNED:
 		fail_if(check_sort(&pass_picture, &rw->rcs, arg, f), f);
+		if (slot_of(rw, lruvec) >= 0)
+			gen_model_scanned(&rw->rcs.model, slot_of(rw, lruvec),
+					  lruvec->pgdat->node_id, arg);
 		break;
 	}
 }
@@ -477,6 +498,34 @@ static const char *run_name(const struct mlf_reclaim_run *run)
 	return run->outer ? "others" : "walk";
 }
 
+/*
+ * lru_gen_rotate_memcg()'s segment rule, on the model: HEAD and TAIL set
+ * their own segment, OLD and YOUNG the default one (YOUNG's skip leaves a
+ * memcg only in the default segment, p1-4 on)
+ */
+static void model_rotate(struct mlf_reclaim_world *rw, int slot, int nid,
+			 int op)
+{
+	rw->rcs.model.seg[slot][nid] = op == MEMCG_LRU_HEAD ? MEMCG_LRU_HEAD :
+				       op == MEMCG_LRU_TAIL ? MEMCG_LRU_TAIL :
+							      0;
+}
+
+/*
+ * shrink_many() applies what shrink_one() returned after its yield (where
+ * others may rotate the same memcg) and before anything else the walk
+ * reports: a visit, a failed tryget, the end of a pass or of the walk
+ */
+static void rotation_applied(struct mlf_reclaim_world *rw,
+			     struct mlf_reclaim_run *run)
+{
+	if (!run->rotation.op)
+		return;
+	model_rotate(rw, run->rotation.slot, run->rotation.nid,
+		     run->rotation.op);
+	run->rotation.op = 0;
+}
+
 /* a walk's visit of @lruvec: its state cell, and its line of MLF_VISITS */
 static void visit_cell(const struct mlf_reclaim_run *run, struct lruvec *lruvec)
 {
@@ -504,6 +553,7 @@ static void walk_probe(enum mlf_walk_event event, void *obj, long arg)
 	(void)arg;
 	if (!run)
 		return;
+	rotation_applied(cur, run);
 	switch (event) {
 	case MLF_WALK_VISIT:
 		protect_visit_begin(&cur->rcs, obj, &run->visit);
@@ -540,11 +590,13 @@ static void result_probe(void *lruvec, int op)
 			run_name(run), lruvec_pgdat(lruvec)->node_id, slot,
 			mlf_rotate_op_name(op));
 	fail_if(check_protect_decision(&run->visit, op, f), f);
-	fail_if(check_shrink_decision(&cur->rcs, &run->visit,
-				      READ_ONCE(((struct lruvec *)lruvec)->lrugen.seg),
-				      op, f),
-		f);
+	fail_if(check_shrink_decision(&cur->rcs, &run->visit, op, f), f);
 	fail_if(check_slab_visit(&run->visit, op, f), f);
+	if (op && slot >= 0 && slot < MLF_RECLAIM_MAX_POOL) {
+		run->rotation.slot = slot;
+		run->rotation.nid = lruvec_pgdat(lruvec)->node_id;
+		run->rotation.op = op;
+	}
 	run->visit.slot = MLF_NONE;
 }
 
@@ -696,6 +748,12 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 			folio_set(folio, PG_writeback);
 		if (op->referenced)
 			folio_set(folio, PG_referenced);
+		/* the flags the model's rules read, as the op gives them */
+		rw->rcs.model.flags[i] =
+			(op->dirty ? BIT(PG_dirty) : 0) |
+			(op->writeback ? BIT(PG_writeback) : 0) |
+			(op->referenced ? BIT(PG_referenced) : 0) |
+			(refault ? BIT(PG_active) | BIT(PG_workingset) : 0);
 		if (refault) {
 			lru_gen_refault_folio(lruvec, folio);
 			expect_event(rw, op->memcg, op->node,
@@ -703,6 +761,7 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		} else {
 			lru_gen_add_new_folio(lruvec, folio);
 		}
+		gen_model_add(&rw->rcs.model, i);
 	}
 	return true;
 }
@@ -721,7 +780,7 @@ static void drain_folios(struct mlf_reclaim_world *rw, int slot, int nid)
 		if (!rw->rcs.model.used[i] || rw->rcs.model.memcg[i] != slot)
 			continue;
 		if (nid >= 0 && (rw->rcs.model.node[i] != nid ||
-				 !folio_test(&rw->folios[i], PG_lru)))
+				 rw->rcs.model.iso_by[i]))
 			continue;
 		lru_gen_remove_folio(&rw->folios[i]);
 		rw->folios[i].flags = 0;
@@ -920,6 +979,7 @@ static void apply_reclaim(struct mlf_reclaim_world *rw,
 		mlf_age_node(pgdat, &sc);
 	}
 	mlf_shrink_node(pgdat, &sc);
+	rotation_applied(rw, &run);
 	if (visits)
 		fprintf(visits, "op %ld %s n%d end reclaimed %lu seq %lu\n",
 			mlf_current_op, run_name(&run), op->node,
@@ -1024,6 +1084,8 @@ void reclaim_world_check(struct mlf_reclaim_world *rw)
 	fail_if(check_usage_charged(&rw->rcs, f), f);
 	fail_if(check_tree_links(&rw->rcs, f), f);
 	fail_if(check_zone_free(&rw->rcs, f), f);
+	fail_if(check_seg_model(&rw->rcs, f), f);
+	fail_if(check_gen_model(&rw->rcs, f), f);
 }
 
 /*
@@ -1053,6 +1115,9 @@ static bool apply_op(struct mlf_reclaim_world *rw,
 		s->memcg->swappiness = 60;
 		rw->rcs.model.swappiness[op->memcg] = 60;
 		model_protect(rw, op->memcg, 0, 0);
+		for (nid = 0; nid < MAX_NUMNODES; nid++)
+			rw->rcs.model.seg[op->memcg][nid] = 0;
+		gen_model_online(&rw->rcs.model, op->memcg);
 		for (i = 0; i < MLF_NR_SHRINKERS; i++)
 			for (nid = 0; nid < MAX_NUMNODES; nid++)
 				rw->rcs.model.objects[i][op->memcg + 1][nid] =
@@ -1076,6 +1141,11 @@ static bool apply_op(struct mlf_reclaim_world *rw,
 		css_offline(s->memcg);
 		/* mem_cgroup_css_offline() resets memory.min and memory.low */
 		model_protect(rw, op->memcg, 0, 0);
+#ifdef MLF_TREE_HAS_OFFLINE_OLD
+		/* lru_gen_offline_memcg(): OLD on every node */
+		for (nid = 0; nid < MAX_NUMNODES; nid++)
+			model_rotate(rw, op->memcg, nid, MEMCG_LRU_OLD);
+#endif
 		model_offline_kmem(rw, op->memcg);
 		s->state = SLOT_OFFLINE;
 		put_ref(rw, op->memcg);	/* the base reference */
@@ -1122,19 +1192,24 @@ static bool apply_op(struct mlf_reclaim_world *rw,
 		if (!rw->rcs.model.used[i])
 			return false;
 		folio_set(&rw->folios[i], PG_referenced);
+		rw->rcs.model.flags[i] |= BIT(PG_referenced);
 		break;
 	case RECLAIM_OP_WBDONE:
 		if (s->state == SLOT_EMPTY)
 			return false;
 		for (i = 0; i < rw->rcs.model.nr; i++)
 			if (rw->rcs.model.used[i] &&
-			    rw->rcs.model.memcg[i] == op->memcg)
+			    rw->rcs.model.memcg[i] == op->memcg) {
 				lru_gen_end_writeback(&rw->folios[i]);
+				rw->rcs.model.flags[i] &= ~BIT(PG_writeback);
+			}
 		break;
 	case RECLAIM_OP_AGE:
 		if (s->state == SLOT_EMPTY)
 			return false;
 		lru_gen_age(get_lruvec(s->memcg, op->node));
+		/* nothing else ages it meanwhile: try_to_inc_max_seq() succeeds */
+		gen_model_age(&rw->rcs.model, op->memcg, op->node);
 		break;
 	case RECLAIM_OP_FREE:
 		/*
@@ -1189,6 +1264,8 @@ static bool apply_op(struct mlf_reclaim_world *rw,
 		mlf_softirq_enter();
 		lru_gen_soft_reclaim(s->memcg, op->node);
 		mlf_softirq_exit();
+		/* HEAD, unless it is in the head segment already */
+		model_rotate(rw, op->memcg, op->node, MEMCG_LRU_HEAD);
 		break;
 	case RECLAIM_OP_ZONE:
 		set_zone(rw, op, op->zone_managed, op->zone_free, op->zone_min);

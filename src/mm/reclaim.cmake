@@ -7,7 +7,7 @@
 
 set(MLF_RECLAIM_SOURCES
   mm/eviction.c mm/stats.c mm/workingset.c mm/shrinker.c mm/page_counter.c
-  check/reclaim_checks.c check/sort_checks.c harness/reclaim_world.c)
+  check/reclaim_checks.c check/sort_checks.c check/gen_model.c harness/reclaim_world.c)
 set(MLF_ISO "iso-throttle" CACHE STRING
     "Isolation variant of the reclaim port: iso-none, iso-count, iso-throttle")
 set(MLF_ISO_VARIANTS iso-none iso-count iso-throttle)
