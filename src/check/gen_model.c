@@ -138,7 +138,8 @@ void gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
 	const struct folio *folio;
 	long i;
 
-	list_for_each_entry(folio, &ev->list, lru) {
+	list_for_each_entry(folio, &ev->list, lru)
+	{
 		i = model_folio(m, folio);
 		if (i >= 0)
 			m->iso_by[i] = ev;
@@ -230,19 +231,23 @@ bool check_gen_model(const struct mlf_reclaim_check_state *rw,
 				&get_lruvec(memcg, nid)->lrugen;
 
 			if (lrugen->max_seq != m->max_seq[slot][nid]) {
-				mlf_failure_msg(f, "m%d's max_seq is %lu; the model's aging gives %lu",
-						slot, lrugen->max_seq,
-						m->max_seq[slot][nid]);
+				mlf_failure_msg(
+					f,
+					"m%d's max_seq is %lu; the model's aging gives %lu",
+					slot, lrugen->max_seq,
+					m->max_seq[slot][nid]);
 				return gen_failed(f, nid, MLF_NONE, slot);
 			}
 			for (type = 0; type < ANON_AND_FILE; type++) {
 				if (lrugen->min_seq[type] ==
 				    m->min_seq[slot][nid][type])
 					continue;
-				mlf_failure_msg(f, "m%d's min_seq[%s] is %lu; the model's aging gives %lu",
-						slot, type ? "file" : "anon",
-						lrugen->min_seq[type],
-						m->min_seq[slot][nid][type]);
+				mlf_failure_msg(
+					f,
+					"m%d's min_seq[%s] is %lu; the model's aging gives %lu",
+					slot, type ? "file" : "anon",
+					lrugen->min_seq[type],
+					m->min_seq[slot][nid][type]);
 				return gen_failed(f, nid, MLF_NONE, slot);
 			}
 		}
@@ -255,12 +260,13 @@ bool check_gen_model(const struct mlf_reclaim_check_state *rw,
 		want = m->iso_by[i] ? -1 : gen_of(m->seq[i]);
 		if (got == want)
 			continue;
-		mlf_failure_msg(f, "f%ld (%s, m%d) is in generation %d; the model has it %s %d (seq %lu; seqs %lu-%lu)",
-				i, m->type[i] ? "file" : "anon", m->memcg[i],
-				got, want < 0 ? "isolated, in none:" : "in",
-				want, m->seq[i],
-				m->min_seq[m->memcg[i]][m->node[i]][m->type[i]],
-				m->max_seq[m->memcg[i]][m->node[i]]);
+		mlf_failure_msg(
+			f,
+			"f%ld (%s, m%d) is in generation %d; the model has it %s %d (seq %lu; seqs %lu-%lu)",
+			i, m->type[i] ? "file" : "anon", m->memcg[i], got,
+			want < 0 ? "isolated, in none:" : "in", want, m->seq[i],
+			m->min_seq[m->memcg[i]][m->node[i]][m->type[i]],
+			m->max_seq[m->memcg[i]][m->node[i]]);
 		return gen_failed(f, m->node[i], got >= 0 ? got : MLF_NONE,
 				  m->memcg[i]);
 	}
