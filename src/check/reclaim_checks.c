@@ -1020,6 +1020,21 @@ bool check_seg_model(const struct mlf_reclaim_check_state *rw,
 	return true;
 }
 
+bool check_zone_alloc(const struct mlf_reclaim_check_state *rw, int nid,
+		      int z, long nr, bool got, struct mlf_failure *f)
+{
+	const struct mlf_zone_model *m = &rw->model.zone[nid][z];
+	long free = m->managed - m->used - rw->model.zone_pages[nid][z];
+
+	if (got == (free >= nr))
+		return true;
+	mlf_failure_at(f, "zone.free", nid, MLF_NONE, MLF_NONE, MLF_NONE);
+	mlf_failure_msg(f, "the allocator %s %ld pages of zone %d, which has %ld free (%ld managed, %ld held by others, %ld of folios)",
+			got ? "gave" : "refused", nr, z, free, m->managed,
+			m->used, rw->model.zone_pages[nid][z]);
+	return false;
+}
+
 bool check_zone_free(const struct mlf_reclaim_check_state *rw,
 		     struct mlf_failure *f)
 {
@@ -1045,18 +1060,31 @@ bool check_zone_free(const struct mlf_reclaim_check_state *rw,
 	return true;
 }
 
+/*
+ * The harness's shrinkers as it registers them (mm/shrinker.c): the batch
+ * do_shrink_slab() scans in (SHRINK_BATCH for none) and their seeks
+ */
+static const struct {
+	long batch;
+	int seeks;
+} model_shrinkers[MLF_NR_SHRINKERS] = {
+	{ SHRINK_BATCH, DEFAULT_SEEKS },
+	{ 16, 1 },
+};
+
 bool check_slab_call(struct mlf_reclaim_check_state *rw,
 		     const struct mlf_slab_call *call, struct mlf_failure *f)
 {
-	const struct shrinker *s = call->shrinker;
 	const struct mlf_reclaim_run *run = rw->run;
-	int slot = call->memcg->id, nid = call->nid, id = s->id;
+	int slot = call->memcg->id, nid = call->nid, id = call->shrinker->id;
 	long *objects, *deferred, freeable, nr, delta, total, scanned = 0;
-	long batch = s->batch ? s->batch : SHRINK_BATCH, left;
-	int prio = run ? run->priority : call->priority;
+	long batch, left;
+	int prio = run ? run->priority : call->priority, seeks;
 
 	if (!slot_live(rw, slot) || id < 0 || id >= MLF_NR_SHRINKERS)
 		return true;
+	batch = model_shrinkers[id].batch;
+	seeks = model_shrinkers[id].seeks;
 	if (run && run->visit.slot == slot)
 		rw->run->visit.slab_calls++;
 	if (call->priority != prio)
@@ -1074,9 +1102,9 @@ bool check_slab_call(struct mlf_reclaim_check_state *rw,
 	freeable = *objects;
 	if (freeable) {
 		nr = *deferred;
-		delta = s->seeks ? (long)(((unsigned long)freeable >> prio) * 4 /
-					  s->seeks) :
-				   freeable / 2;
+		delta = seeks ? (long)(((unsigned long)freeable >> prio) * 4 /
+					seeks) :
+				freeable / 2;
 		total = min((nr >> prio) + delta, 2 * freeable);
 		left = total;
 		while (left >= batch || left >= freeable) {

@@ -140,6 +140,13 @@ bool check_seg_model(const struct mlf_reclaim_check_state *rw,
 		     struct mlf_failure *f);
 
 /*
+ * zone.free at an allocation: the page allocator gave @nr pages of zone
+ * @z (@got) exactly when the model has that many free there
+ */
+bool check_zone_alloc(const struct mlf_reclaim_check_state *rw, int nid,
+		      int z, long nr, bool got, struct mlf_failure *f);
+
+/*
  * zone.free: each zone's NR_FREE_PAGES is what the model leaves free: its
  * managed pages less those others hold and the folios charged in it.
  */

@@ -711,8 +711,10 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 {
 	struct lruvec *lruvec =
 		get_lruvec(rw->w.cs.slots[op->memcg].memcg, op->node);
+	struct mlf_failure *f = mlf_failure_scratch();
 	long nr = 1L << op->order;
 	int n, i;
+	bool ok;
 
 	for (n = 0; n < op->count; n++) {
 		struct zone *zone = &NODE_DATA(op->node)->node_zones[op->zone % MAX_NR_ZONES];
@@ -722,7 +724,11 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		if (i < 0)
 			return n > 0;
 		/* the page allocator: free pages of the zone, or no folio */
-		if (!zone_alloc_pages(zone, nr)) {
+		ok = zone_alloc_pages(zone, nr);
+		fail_if(check_zone_alloc(&rw->rcs, op->node,
+					 op->zone % MAX_NR_ZONES, nr, ok, f),
+			f);
+		if (!ok) {
 			if (i == rw->rcs.model.nr - 1)
 				rw->rcs.model.nr--;
 			return n > 0;
