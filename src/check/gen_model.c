@@ -10,6 +10,9 @@
 #ifdef MLF_EVICTION
 #include "gen_model.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define F(bit) (1UL << (bit))
 
 /* lru_gen_from_seq(), written here */
@@ -61,6 +64,8 @@ static void place(struct mlf_reclaim_folio_model *m, long i, bool reclaiming)
 		m->seq[i] = min_seq + 1;
 	m->flags[i] &= ~F(PG_active);
 	m->iso_by[i] = NULL;
+	/* list_add(): at its list's head */
+	m->key[i] = --m->head_key;
 }
 
 void gen_model_add(struct mlf_reclaim_folio_model *m, long i)
@@ -69,16 +74,52 @@ void gen_model_add(struct mlf_reclaim_folio_model *m, long i)
 }
 
 /* inc_min_seq(): the oldest generation of @type folds into the next */
+/* qsort()'s order of folio indices: by @sort_by, greatest first */
+static const long *sort_by;
+
+static int by_key_desc(const void *a, const void *b)
+{
+	long x = sort_by[*(const long *)a], y = sort_by[*(const long *)b];
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * The folios on (@slot, @nid)'s LRU of @type at @seq into @out, tail
+ * first; how many
+ */
+static long in_gen(const struct mlf_reclaim_folio_model *m, int slot, int nid,
+		   int type, unsigned long seq, long *out)
+{
+	long i, n = 0;
+
+	for (i = 0; i < m->nr; i++)
+		if (on_lru(m, i, slot, nid) && m->type[i] == type &&
+		    m->seq[i] == seq)
+			out[n++] = i;
+	sort_by = m->key;
+	qsort(out, n, sizeof(*out), by_key_desc);
+	return n;
+}
+
+/* list_move_tail() to @seq's list */
+static void move_tail(struct mlf_reclaim_folio_model *m, long i,
+		      unsigned long seq)
+{
+	m->seq[i] = seq;
+	m->key[i] = ++m->tail_key;
+}
+
 static void fold_oldest(struct mlf_reclaim_folio_model *m, int slot, int nid,
 			int type)
 {
 	unsigned long *min_seq = &m->min_seq[slot][nid][type];
-	long i;
+	long order[MLF_RECLAIM_MODEL_FOLIOS], n, k;
 
-	for (i = 0; i < m->nr; i++)
-		if (on_lru(m, i, slot, nid) && m->type[i] == type &&
-		    m->seq[i] == *min_seq)
-			m->seq[i] = *min_seq + 1;
+	/* each zone's list from its tail on, to the next one's tail */
+	n = in_gen(m, slot, nid, type, *min_seq, order);
+	for (k = 0; k < n; k++)
+		move_tail(m, order[k], *min_seq + 1);
 	(*min_seq)++;
 }
 
@@ -132,32 +173,219 @@ static void inc_min_seq_empty(struct mlf_reclaim_folio_model *m, int slot,
 		cur[type] = min_seq[type];
 }
 
-void gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
-		       const struct lru_gen_eviction *ev)
+/* where scan_folios() takes @zone: 0 first */
+static int zone_turn(int zone, int reclaim_idx)
 {
-	const struct folio *folio;
+	return (reclaim_idx - zone + MAX_NR_ZONES) % MAX_NR_ZONES;
+}
+
+static int by_turn_then_key(const void *a, const void *b)
+{
+	long x = sort_by[*(const long *)a], y = sort_by[*(const long *)b];
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/*
+ * scan_folios() of @type: the oldest generation's lists, zone by zone in
+ * its order, each from its tail: sort_folio() moves a referenced
+ * (clearing it) or ineligible folio on to min_seq + 1, the rest are
+ * isolated, until MAX_LRU_BATCH folios or MIN_LRU_BATCH pages isolated;
+ * what it scanned if it isolated any or used up the batch, else 0
+ */
+static long scan(struct mlf_reclaim_folio_model *m, int slot, int nid, int type,
+		 int reclaim_idx, const struct lru_gen_eviction *ev)
+{
+	static long rank[MLF_RECLAIM_MODEL_FOLIOS];
+	unsigned long min_seq = m->min_seq[slot][nid][type];
+	long order[MLF_RECLAIM_MODEL_FOLIOS], n, k, scanned = 0, isolated = 0;
+	int remaining = MAX_LRU_BATCH;
+
+	if (m->max_seq[slot][nid] - min_seq + 1 == MIN_NR_GENS)
+		return 0;
+	n = in_gen(m, slot, nid, type, min_seq, order);
+	/* stable: within a zone, tail first as in_gen() left them */
+	for (k = 0; k < n; k++)
+		rank[order[k]] = zone_turn(m->zone_of[order[k]], reclaim_idx) *
+					 MLF_RECLAIM_MODEL_FOLIOS +
+				 k;
+	sort_by = rank;
+	qsort(order, n, sizeof(*order), by_turn_then_key);
+	for (k = 0; k < n; k++) {
+		long i = order[k];
+
+		scanned += model_pages(m, i);
+		if (m->flags[i] & F(PG_referenced)) {
+			m->flags[i] &= ~F(PG_referenced);
+			move_tail(m, i, min_seq + 1);
+		} else if (m->zone_of[i] > reclaim_idx) {
+			move_tail(m, i, min_seq + 1);
+		} else {
+			m->iso_by[i] = ev;
+			m->iso_order[i] = ++m->iso_key;
+			isolated += model_pages(m, i);
+		}
+		if (!--remaining || isolated >= MIN_LRU_BATCH)
+			break;
+	}
+	return isolated || !remaining ? scanned : 0;
+}
+
+/*
+ * isolate_folios() beginning with @type: each type it may evict in turn
+ * (in iso-throttle, only those the throttle allowed) until one scans some
+ */
+static void isolate(struct mlf_reclaim_folio_model *m, int slot, int nid,
+		    int type, int reclaim_idx,
+		    const struct lru_gen_eviction *ev)
+{
+	int i;
+
+#ifdef CONFIG_LRU_GEN_ISO_THROTTLE
+	if (!(ev->allowed & BIT(type)))
+		type = !type;
+#endif
+	for (i = !ev->swappiness; i < ANON_AND_FILE; i++) {
+#ifdef CONFIG_LRU_GEN_ISO_THROTTLE
+		if (ev->allowed & BIT(type))
+#endif
+			if (scan(m, slot, nid, type, reclaim_idx, ev))
+				break;
+		type = !type;
+	}
+}
+
+/* the model's state a pass changes, to try another first type */
+struct pass_state {
+	unsigned long seq[MLF_RECLAIM_MODEL_FOLIOS];
+	unsigned long flags[MLF_RECLAIM_MODEL_FOLIOS];
+	const struct lru_gen_eviction *iso_by[MLF_RECLAIM_MODEL_FOLIOS];
+	long key[MLF_RECLAIM_MODEL_FOLIOS], iso_order[MLF_RECLAIM_MODEL_FOLIOS];
+	long tail_key, iso_key;
+};
+
+static void pass_save(struct pass_state *p,
+		      const struct mlf_reclaim_folio_model *m)
+{
+	size_t n = m->nr;
+
+	memcpy(p->seq, m->seq, n * sizeof(*m->seq));
+	memcpy(p->flags, m->flags, n * sizeof(*m->flags));
+	memcpy(p->iso_by, m->iso_by, n * sizeof(*m->iso_by));
+	memcpy(p->key, m->key, n * sizeof(*m->key));
+	memcpy(p->iso_order, m->iso_order, n * sizeof(*m->iso_order));
+	p->tail_key = m->tail_key;
+	p->iso_key = m->iso_key;
+}
+
+static void pass_restore(struct mlf_reclaim_folio_model *m,
+			 const struct pass_state *p)
+{
+	size_t n = m->nr;
+
+	memcpy(m->seq, p->seq, n * sizeof(*m->seq));
+	memcpy(m->flags, p->flags, n * sizeof(*m->flags));
+	memcpy(m->iso_by, p->iso_by, n * sizeof(*m->iso_by));
+	memcpy(m->key, p->key, n * sizeof(*m->key));
+	memcpy(m->iso_order, p->iso_order, n * sizeof(*m->iso_order));
+	m->tail_key = p->tail_key;
+	m->iso_key = p->iso_key;
+}
+
+/*
+ * The first folio of (@slot, @nid) where the port's pass and the model's
+ * differ (isolated by @ev in one and not the other, or on the LRU in
+ * another generation), or -1
+ */
+static long pass_differs(const struct mlf_reclaim_folio_model *m, int slot,
+			 int nid, const struct lru_gen_eviction *ev,
+			 const bool *port_isolated)
+{
 	long i;
 
+	for (i = 0; i < m->nr; i++) {
+		if (!m->used[i] || m->memcg[i] != slot || m->node[i] != nid ||
+		    (m->iso_by[i] && m->iso_by[i] != ev))
+			continue;
+		if (port_isolated[i] != (m->iso_by[i] == ev))
+			return i;
+		if (!port_isolated[i] &&
+		    m->base[i].gen != gen_of(m->seq[i]) + 1)
+			return i;
+	}
+	return -1;
+}
+
+bool gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
+		       int reclaim_idx, const struct lru_gen_eviction *ev,
+		       struct mlf_failure *f)
+{
+	static struct pass_state before;
+	static bool port_isolated[MLF_RECLAIM_MODEL_FOLIOS];
+	const unsigned long *min_seq = m->min_seq[slot][nid];
+	const struct folio *folio;
+	int firsts[ANON_AND_FILE], nr_firsts = 1, k;
+	long i = -1;
+
+	memset(port_isolated, 0, sizeof(port_isolated));
 	list_for_each_entry(folio, &ev->list, lru)
 	{
 		i = model_folio(m, folio);
 		if (i >= 0)
-			m->iso_by[i] = ev;
+			port_isolated[i] = true;
 	}
-	/* sort_folio(): on to min_seq + 1, clearing PG_referenced */
-	for (i = 0; i < m->nr; i++) {
-		unsigned long min_seq;
+	/*
+	 * isolate_folios()'s first type: the obvious one, else refault
+	 * feedback, which the port draws at random (either may be it)
+	 */
+	if (!ev->swappiness)
+		firsts[0] = LRU_GEN_FILE;
+	else if (min_seq[LRU_GEN_ANON] < min_seq[LRU_GEN_FILE])
+		firsts[0] = LRU_GEN_ANON;
+	else if (ev->swappiness == 1)
+		firsts[0] = LRU_GEN_FILE;
+	else if (ev->swappiness == MAX_SWAPPINESS)
+		firsts[0] = LRU_GEN_ANON;
+	else {
+		firsts[0] = LRU_GEN_ANON;
+		firsts[1] = LRU_GEN_FILE;
+		nr_firsts = 2;
+	}
+	pass_save(&before, m);
+	for (k = 0; k < nr_firsts; k++) {
+		if (k)
+			pass_restore(m, &before);
+		isolate(m, slot, nid, firsts[k], reclaim_idx, ev);
+		i = pass_differs(m, slot, nid, ev, port_isolated);
+		if (i < 0)
+			break;
+	}
+	if (i >= 0) {
+		/* the model's pass with the first type it could begin with */
+		long got = m->base[i].gen - 1;
 
-		if (!on_lru(m, i, slot, nid))
-			continue;
-		min_seq = m->min_seq[slot][nid][m->type[i]];
-		if (m->seq[i] == min_seq &&
-		    m->base[i].gen == gen_of(min_seq + 1) + 1) {
-			m->seq[i] = min_seq + 1;
-			m->flags[i] &= ~F(PG_referenced);
+		if (nr_firsts > 1) {
+			pass_restore(m, &before);
+			isolate(m, slot, nid, firsts[0], reclaim_idx, ev);
 		}
+		mlf_failure_at(f, "reclaim.sort", nid, MLF_NONE, MLF_NONE,
+			       slot);
+		mlf_failure_msg(
+			f,
+			"scan_folios() (reclaim_idx %d, %s first) left f%ld (%s, zone %d) %s %ld; the model's pass leaves it %s %d",
+			reclaim_idx,
+			nr_firsts > 1 ? "either type" :
+			firsts[0]     ? "file" :
+					"anon",
+			i, m->type[i] ? "file" : "anon", m->zone_of[i],
+			port_isolated[i] ? "isolated, generation" :
+					   "in generation",
+			got, m->iso_by[i] == ev ? "isolated, in" : "in",
+			m->iso_by[i] == ev ? -1 : gen_of(m->seq[i]));
 	}
+	/* then try_to_inc_min_seq() */
 	inc_min_seq_empty(m, slot, nid, ev->swappiness);
+	return i < 0;
 }
 
 /*
@@ -197,13 +425,20 @@ static void kept(struct mlf_reclaim_folio_model *m, long i)
 void gen_model_put_back(struct mlf_reclaim_folio_model *m,
 			const struct lru_gen_eviction *ev)
 {
-	long i;
+	long order[MLF_RECLAIM_MODEL_FOLIOS], n = 0, i;
 
-	for (i = 0; i < m->nr; i++) {
-		if (!m->used[i] || m->iso_by[i] != ev)
-			continue;
-		kept(m, i);
-		place(m, i, false);
+	for (i = 0; i < m->nr; i++)
+		if (m->used[i] && m->iso_by[i] == ev)
+			order[n++] = i;
+	/*
+	 * move_folios_to_lru() takes its list from the head, where
+	 * scan_folios() put the last folio it isolated
+	 */
+	sort_by = m->iso_order;
+	qsort(order, n, sizeof(*order), by_key_desc);
+	for (i = 0; i < n; i++) {
+		kept(m, order[i]);
+		place(m, order[i], false);
 	}
 }
 

@@ -7,13 +7,10 @@
  * seq and flags (reclaim_state.h) by the rules of mm/vmscan.c and
  * include/linux/mm_inline.h of 6.12, written here: lru_gen_add_folio()'s
  * placement, inc_max_seq() with inc_min_seq()'s fold, try_to_inc_min_seq(),
+ * isolate_folios(), scan_folios() and sort_folio() on each list's order,
  * shrink_folio_list() and evict_folios()' put-back, reduced as the port
  * reduces them (mm/eviction.c: no tiers, no page table walk). It follows
- * the harness's ops and the eviction's probes. One step takes the port's
- * word: which folios of the oldest generation sort_folio() moved on and
- * which it left, as scan_folios() stops where its batch ends (reclaim.sort
- * judges each move; a folio found anywhere else stays where the model had
- * it, and gen.model reports it).
+ * the harness's ops and the eviction's probes.
  */
 #ifndef _MLF_CHECK_GEN_MODEL_H
 #define _MLF_CHECK_GEN_MODEL_H
@@ -30,12 +27,15 @@ void gen_model_add(struct mlf_reclaim_folio_model *m, long i);
 /* try_to_inc_max_seq() of (@slot, @nid) succeeded: inc_max_seq() */
 void gen_model_age(struct mlf_reclaim_folio_model *m, int slot, int nid);
 /*
- * An isolation pass of @ev returned (lru_gen_evict_begin()): its folios
- * isolated, sort_folio()'s moves as the port made them, then
- * try_to_inc_min_seq()
+ * An isolation pass of @ev returned (lru_gen_evict_begin(), reclaiming
+ * zones up to @reclaim_idx): the model runs isolate_folios() and
+ * scan_folios() on its own lists, then try_to_inc_min_seq(); reclaim.sort
+ * if the port's pass isolated or moved other folios (the first type is a
+ * random draw where refault feedback would choose: either will do)
  */
-void gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
-		       const struct lru_gen_eviction *ev);
+bool gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
+		       int reclaim_idx, const struct lru_gen_eviction *ev,
+		       struct mlf_failure *f);
 /* @ev finished (lru_gen_evict_finish()): the folios it did not free, back */
 void gen_model_put_back(struct mlf_reclaim_folio_model *m,
 			const struct lru_gen_eviction *ev);

@@ -112,6 +112,13 @@ struct mlf_reclaim_folio_model {
 	unsigned long seq[MLF_RECLAIM_MODEL_FOLIOS];
 	unsigned long flags[MLF_RECLAIM_MODEL_FOLIOS];
 	const struct lru_gen_eviction *iso_by[MLF_RECLAIM_MODEL_FOLIOS];
+	/*
+	 * each folio's place in its list (greater: nearer the tail, where
+	 * scan_folios() takes from) and in its eviction's (the order it was
+	 * isolated in), from counters that only grow (or, at the head, fall)
+	 */
+	long key[MLF_RECLAIM_MODEL_FOLIOS], iso_order[MLF_RECLAIM_MODEL_FOLIOS];
+	long head_key, tail_key, iso_key;
 	/* the op's reclaimer is kswapd (exempt from the throttle) */
 	bool kswapd;
 	/* the types the model allowed at the last throttle decision */

@@ -176,9 +176,16 @@ static void evict_probe(enum mlf_evict_event event, struct lruvec *lruvec,
 		break;
 	case MLF_EVICT_SCANNED:
 		fail_if(check_sort(&pass_picture, &rw->rcs, arg, f), f);
+		/* a parked eviction's reclaim_idx is every zone (apply_park()) */
 		if (slot_of(rw, lruvec) >= 0)
-			gen_model_scanned(&rw->rcs.model, slot_of(rw, lruvec),
-					  lruvec->pgdat->node_id, arg);
+			fail_if(gen_model_scanned(&rw->rcs.model,
+						  slot_of(rw, lruvec),
+						  lruvec->pgdat->node_id,
+						  rw->rcs.run ?
+							  rw->rcs.run->reclaim_idx :
+							  MAX_NR_ZONES - 1,
+						  arg, f),
+				f);
 		break;
 	}
 }
