@@ -12,12 +12,14 @@
  * MAX_NR_ZONES down to 1), each from its list's tail until the batch is
  * done, and stops there.
  *
- * The check takes a picture of the oldest generations of the lruvec (its
- * folios, and which were referenced) as the pass begins, and judges where
- * each folio is when it returns: isolated only if it was neither
- * referenced nor ineligible, moved one generation on only if it was one
- * of them, and no folio left in a zone the pass had not finished while it
- * went on to a later one. An isolated ineligible folio is reclaim.zone's.
+ * The check takes a picture of the model's oldest generations of the
+ * lruvec (its folios, and which were referenced) as the pass begins, and
+ * judges where each folio is when it returns: isolated only if it was
+ * neither referenced nor ineligible, moved one generation on only if it
+ * was one of them, and no folio left in a zone the pass had not finished
+ * while it went on to a later one. An isolated ineligible folio is
+ * reclaim.zone's. That names the rule a pass broke; gen_model_scanned()
+ * (gen_model.h) then checks the pass whole against the model's own run.
  */
 #ifndef _MLF_CHECK_SORT_CHECKS_H
 #define _MLF_CHECK_SORT_CHECKS_H
