@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define F(bit) (1UL << (bit))
-
 /* lru_gen_from_seq(), written here */
 static int gen_of(unsigned long seq)
 {
@@ -52,20 +50,20 @@ static void place(struct mlf_reclaim_folio_model *m, long i, bool reclaiming)
 	unsigned long min_seq = m->min_seq[slot][nid][type];
 	unsigned long fl = m->flags[i];
 
-	if (fl & F(PG_active))
+	if (fl & BIT(PG_active))
 		m->seq[i] = max_seq;
-	else if ((type == LRU_GEN_ANON && !(fl & F(PG_swapcache))) ||
-		 ((fl & F(PG_reclaim)) &&
-		  (fl & (F(PG_dirty) | F(PG_writeback)))))
+	else if ((type == LRU_GEN_ANON && !(fl & BIT(PG_swapcache))) ||
+		 ((fl & BIT(PG_reclaim)) &&
+		  (fl & (BIT(PG_dirty) | BIT(PG_writeback)))))
 		m->seq[i] = max_seq - 1;
 	else if (reclaiming || min_seq + MIN_NR_GENS >= max_seq)
 		m->seq[i] = min_seq;
 	else
 		m->seq[i] = min_seq + 1;
-	m->flags[i] &= ~F(PG_active);
+	m->flags[i] &= ~BIT(PG_active);
 	m->iso_by[i] = NULL;
-	/* list_add(): at its list's head */
-	m->key[i] = --m->head_key;
+	/* list_add_tail() when reclaiming, else list_add() */
+	m->key[i] = reclaiming ? ++m->tail_key : --m->head_key;
 }
 
 void gen_model_add(struct mlf_reclaim_folio_model *m, long i)
@@ -73,7 +71,6 @@ void gen_model_add(struct mlf_reclaim_folio_model *m, long i)
 	place(m, i, false);
 }
 
-/* inc_min_seq(): the oldest generation of @type folds into the next */
 /* qsort()'s order of folio indices: by @sort_by, greatest first */
 static const long *sort_by;
 
@@ -110,6 +107,7 @@ static void move_tail(struct mlf_reclaim_folio_model *m, long i,
 	m->key[i] = ++m->tail_key;
 }
 
+/* inc_min_seq(): the oldest generation of @type folds into the next */
 static void fold_oldest(struct mlf_reclaim_folio_model *m, int slot, int nid,
 			int type)
 {
@@ -215,8 +213,8 @@ static long scan(struct mlf_reclaim_folio_model *m, int slot, int nid, int type,
 		long i = order[k];
 
 		scanned += model_pages(m, i);
-		if (m->flags[i] & F(PG_referenced)) {
-			m->flags[i] &= ~F(PG_referenced);
+		if (m->flags[i] & BIT(PG_referenced)) {
+			m->flags[i] &= ~BIT(PG_referenced);
 			move_tail(m, i, min_seq + 1);
 		} else if (m->zone_of[i] > reclaim_idx) {
 			move_tail(m, i, min_seq + 1);
@@ -397,28 +395,29 @@ static void kept(struct mlf_reclaim_folio_model *m, long i)
 {
 	unsigned long *fl = &m->flags[i];
 
-	if (*fl & F(PG_writeback)) {
-		*fl |= F(PG_reclaim);
-	} else if (*fl & F(PG_dirty)) {
+	if (*fl & BIT(PG_writeback)) {
+		*fl |= BIT(PG_reclaim);
+	} else if (*fl & BIT(PG_dirty)) {
 		if (m->type[i] == LRU_GEN_ANON)
-			*fl |= F(PG_swapcache);
-		*fl &= ~F(PG_dirty);
-		*fl |= F(PG_writeback) | F(PG_reclaim);
-	} else if (*fl & F(PG_referenced)) {
-		*fl &= ~F(PG_referenced);
-		*fl |= F(PG_active);
+			*fl |= BIT(PG_swapcache);
+		*fl &= ~BIT(PG_dirty);
+		*fl |= BIT(PG_writeback) | BIT(PG_reclaim);
+	} else if (*fl & BIT(PG_referenced)) {
+		*fl &= ~BIT(PG_referenced);
+		*fl |= BIT(PG_active);
 	}
 	/*
 	 * evict_folios(): one under reclaim and dirty or under writeback
 	 * goes back as it is (referenced if in the workingset); any other
 	 * not to the oldest generation
 	 */
-	if ((*fl & F(PG_reclaim)) && (*fl & (F(PG_dirty) | F(PG_writeback)))) {
-		if (*fl & F(PG_workingset))
-			*fl |= F(PG_referenced);
+	if ((*fl & BIT(PG_reclaim)) &&
+	    (*fl & (BIT(PG_dirty) | BIT(PG_writeback)))) {
+		if (*fl & BIT(PG_workingset))
+			*fl |= BIT(PG_referenced);
 	} else {
-		*fl &= ~F(PG_referenced);
-		*fl |= F(PG_active);
+		*fl &= ~BIT(PG_referenced);
+		*fl |= BIT(PG_active);
 	}
 }
 
