@@ -910,10 +910,14 @@ bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 		      due	 ? "its evictable pages >> priority, the aging not tried at DEF_PRIORITY" :
 				   "its evictable pages >> priority, the aging not due";
 	} else {
-		/* the aging ran (-1), or lost a race (0) */
-		if (got == -1 || got == 0)
+		/*
+		 * the aging ran (-1): it loses a race (0) only to an aging
+		 * between get_nr_to_scan()'s read of max_seq and
+		 * try_to_inc_max_seq(), and no reclaimer here yields there
+		 */
+		if (got == -1)
 			return true;
-		why = "the aging's -1 or 0, as it was due";
+		why = "the aging's -1, as it was due";
 	}
 fail:
 	mlf_failure_at(f, "reclaim.nr_to_scan", nid, MLF_NONE, MLF_NONE, slot);

@@ -110,8 +110,8 @@ bool nr_to_scan_aged(const struct mlf_reclaim_check_state *rw,
  * target is get_nr_to_scan()'s on the model's numbers (below the effective
  * memory.min: -1, rotate; out of cold folios: none to scan; an offline
  * memcg: all its evictable folios; with the aging not due by
- * should_run_aging()'s rule on the generations as asked, or at
- * DEF_PRIORITY: those >> priority; else the aging's -1 or 0).
+ * should_run_aging()'s rule on the model's generations, or at
+ * DEF_PRIORITY: those >> priority; else the aging's -1).
  */
 bool check_nr_to_scan(const struct mlf_reclaim_check_state *rw,
 		      struct lruvec *lruvec, const struct mlf_nr_to_scan *p,
