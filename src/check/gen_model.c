@@ -10,7 +10,6 @@
 #ifdef MLF_EVICTION
 #include "gen_model.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* lru_gen_from_seq(), written here */
@@ -24,6 +23,26 @@ static bool on_lru(const struct mlf_reclaim_folio_model *m, long i, int slot,
 {
 	return m->used[i] && !m->iso_by[i] && m->memcg[i] == slot &&
 	       m->node[i] == nid;
+}
+
+/*
+ * The folios charged to the lruvec an isolation pass is on, gathered once
+ * for the pass (gen_model_scanned()): what its steps look through
+ */
+static struct {
+	long n;
+	long i[MLF_RECLAIM_MODEL_FOLIOS];
+} pass_folios;
+
+static void gather_pass_folios(const struct mlf_reclaim_folio_model *m,
+			       int slot, int nid)
+{
+	long i;
+
+	pass_folios.n = 0;
+	for (i = 0; i < m->nr; i++)
+		if (m->used[i] && m->memcg[i] == slot && m->node[i] == nid)
+			pass_folios.i[pass_folios.n++] = i;
 }
 
 void gen_model_online(struct mlf_reclaim_folio_model *m, int slot)
@@ -71,31 +90,41 @@ void gen_model_add(struct mlf_reclaim_folio_model *m, long i)
 	place(m, i, false);
 }
 
-/* qsort()'s order of folio indices: by @sort_by, greatest first */
-static const long *sort_by;
+/* a folio and its rank in an order: lowest first */
+struct ranked {
+	long rank, i;
+};
 
-static int by_key_desc(const void *a, const void *b)
+/* Shell sort: in place (no allocation under ASan), ranks are distinct */
+static void rank_sort(struct ranked *r, long n)
 {
-	long x = sort_by[*(const long *)a], y = sort_by[*(const long *)b];
+	long gap, i, j;
 
-	return x < y ? 1 : x > y ? -1 : 0;
+	for (gap = n / 2; gap > 0; gap /= 2)
+		for (i = gap; i < n; i++) {
+			struct ranked t = r[i];
+
+			for (j = i; j >= gap && r[j - gap].rank > t.rank;
+			     j -= gap)
+				r[j] = r[j - gap];
+			r[j] = t;
+		}
 }
 
 /*
  * The folios on (@slot, @nid)'s LRU of @type at @seq into @out, tail
- * first; how many
+ * first (the greatest key); how many
  */
 static long in_gen(const struct mlf_reclaim_folio_model *m, int slot, int nid,
-		   int type, unsigned long seq, long *out)
+		   int type, unsigned long seq, struct ranked *out)
 {
 	long i, n = 0;
 
 	for (i = 0; i < m->nr; i++)
 		if (on_lru(m, i, slot, nid) && m->type[i] == type &&
 		    m->seq[i] == seq)
-			out[n++] = i;
-	sort_by = m->key;
-	qsort(out, n, sizeof(*out), by_key_desc);
+			out[n++] = (struct ranked){ -m->key[i], i };
+	rank_sort(out, n);
 	return n;
 }
 
@@ -112,12 +141,13 @@ static void fold_oldest(struct mlf_reclaim_folio_model *m, int slot, int nid,
 			int type)
 {
 	unsigned long *min_seq = &m->min_seq[slot][nid][type];
-	long order[MLF_RECLAIM_MODEL_FOLIOS], n, k;
+	static struct ranked order[MLF_RECLAIM_MODEL_FOLIOS];
+	long n, k;
 
 	/* each zone's list from its tail on, to the next one's tail */
 	n = in_gen(m, slot, nid, type, *min_seq, order);
 	for (k = 0; k < n; k++)
-		move_tail(m, order[k], *min_seq + 1);
+		move_tail(m, order[k].i, *min_seq + 1);
 	(*min_seq)++;
 }
 
@@ -133,15 +163,18 @@ void gen_model_age(struct mlf_reclaim_folio_model *m, int slot, int nid)
 	m->max_seq[slot][nid]++;
 }
 
-static bool seq_empty(const struct mlf_reclaim_folio_model *m, int slot,
-		      int nid, int type, unsigned long seq)
+/* no folio of the pass's lruvec on its LRU at @seq of @type */
+static bool seq_empty(const struct mlf_reclaim_folio_model *m, int type,
+		      unsigned long seq)
 {
-	long i;
+	long k;
 
-	for (i = 0; i < m->nr; i++)
-		if (on_lru(m, i, slot, nid) && m->type[i] == type &&
-		    m->seq[i] == seq)
+	for (k = 0; k < pass_folios.n; k++) {
+		long i = pass_folios.i[k];
+
+		if (!m->iso_by[i] && m->type[i] == type && m->seq[i] == seq)
 			return false;
+	}
 	return true;
 }
 
@@ -159,7 +192,7 @@ static void inc_min_seq_empty(struct mlf_reclaim_folio_model *m, int slot,
 
 	for (type = !can_swap; type < ANON_AND_FILE; type++)
 		while (min_seq[type] + MIN_NR_GENS <= max_seq &&
-		       seq_empty(m, slot, nid, type, min_seq[type]))
+		       seq_empty(m, type, min_seq[type]))
 			min_seq[type]++;
 	if (can_swap) {
 		min_seq[LRU_GEN_ANON] =
@@ -177,13 +210,6 @@ static int zone_turn(int zone, int reclaim_idx)
 	return (reclaim_idx - zone + MAX_NR_ZONES) % MAX_NR_ZONES;
 }
 
-static int by_turn_then_key(const void *a, const void *b)
-{
-	long x = sort_by[*(const long *)a], y = sort_by[*(const long *)b];
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /*
  * scan_folios() of @type: the oldest generation's lists, zone by zone in
  * its order, each from its tail: sort_folio() moves a referenced
@@ -194,23 +220,28 @@ static int by_turn_then_key(const void *a, const void *b)
 static long scan(struct mlf_reclaim_folio_model *m, int slot, int nid, int type,
 		 int reclaim_idx, const struct lru_gen_eviction *ev)
 {
-	static long rank[MLF_RECLAIM_MODEL_FOLIOS];
 	unsigned long min_seq = m->min_seq[slot][nid][type];
-	long order[MLF_RECLAIM_MODEL_FOLIOS], n, k, scanned = 0, isolated = 0;
+	static struct ranked order[MLF_RECLAIM_MODEL_FOLIOS];
+	long n, k, scanned = 0, isolated = 0;
 	int remaining = MAX_LRU_BATCH;
 
 	if (m->max_seq[slot][nid] - min_seq + 1 == MIN_NR_GENS)
 		return 0;
-	n = in_gen(m, slot, nid, type, min_seq, order);
-	/* stable: within a zone, tail first as in_gen() left them */
-	for (k = 0; k < n; k++)
-		rank[order[k]] = zone_turn(m->zone_of[order[k]], reclaim_idx) *
-					 MLF_RECLAIM_MODEL_FOLIOS +
-				 k;
-	sort_by = rank;
-	qsort(order, n, sizeof(*order), by_turn_then_key);
+	for (k = n = 0; k < pass_folios.n; k++) {
+		long i = pass_folios.i[k];
+
+		/* zone by zone, each list from its tail (keys stay < 2^47) */
+		if (!m->iso_by[i] && m->type[i] == type && m->seq[i] == min_seq)
+			order[n++] = (struct ranked){
+				((long)zone_turn(m->zone_of[i], reclaim_idx)
+				 << 48) -
+					m->key[i],
+				i
+			};
+	}
+	rank_sort(order, n);
 	for (k = 0; k < n; k++) {
-		long i = order[k];
+		long i = order[k].i;
 
 		scanned += model_pages(m, i);
 		if (m->flags[i] & BIT(PG_referenced)) {
@@ -253,62 +284,68 @@ static void isolate(struct mlf_reclaim_folio_model *m, int slot, int nid,
 	}
 }
 
-/* the model's state a pass changes, to try another first type */
-struct pass_state {
-	unsigned long seq[MLF_RECLAIM_MODEL_FOLIOS];
-	unsigned long flags[MLF_RECLAIM_MODEL_FOLIOS];
-	const struct lru_gen_eviction *iso_by[MLF_RECLAIM_MODEL_FOLIOS];
-	long key[MLF_RECLAIM_MODEL_FOLIOS], iso_order[MLF_RECLAIM_MODEL_FOLIOS];
-	long tail_key, iso_key;
-};
+/* the model's state of the pass's folios, to try another first type */
+static struct pass_state {
+	unsigned long seq, flags;
+	const struct lru_gen_eviction *iso_by;
+	long key, iso_order;
+} saved[MLF_RECLAIM_MODEL_FOLIOS];
+static long saved_tail_key, saved_iso_key;
 
-static void pass_save(struct pass_state *p,
-		      const struct mlf_reclaim_folio_model *m)
+static void pass_save(const struct mlf_reclaim_folio_model *m)
 {
-	size_t n = m->nr;
+	long k;
 
-	memcpy(p->seq, m->seq, n * sizeof(*m->seq));
-	memcpy(p->flags, m->flags, n * sizeof(*m->flags));
-	memcpy(p->iso_by, m->iso_by, n * sizeof(*m->iso_by));
-	memcpy(p->key, m->key, n * sizeof(*m->key));
-	memcpy(p->iso_order, m->iso_order, n * sizeof(*m->iso_order));
-	p->tail_key = m->tail_key;
-	p->iso_key = m->iso_key;
+	for (k = 0; k < pass_folios.n; k++) {
+		long i = pass_folios.i[k];
+
+		saved[k] = (struct pass_state){ m->seq[i], m->flags[i],
+						m->iso_by[i], m->key[i],
+						m->iso_order[i] };
+	}
+	saved_tail_key = m->tail_key;
+	saved_iso_key = m->iso_key;
 }
 
-static void pass_restore(struct mlf_reclaim_folio_model *m,
-			 const struct pass_state *p)
+static void pass_restore(struct mlf_reclaim_folio_model *m)
 {
-	size_t n = m->nr;
+	long k;
 
-	memcpy(m->seq, p->seq, n * sizeof(*m->seq));
-	memcpy(m->flags, p->flags, n * sizeof(*m->flags));
-	memcpy(m->iso_by, p->iso_by, n * sizeof(*m->iso_by));
-	memcpy(m->key, p->key, n * sizeof(*m->key));
-	memcpy(m->iso_order, p->iso_order, n * sizeof(*m->iso_order));
-	m->tail_key = p->tail_key;
-	m->iso_key = p->iso_key;
+	for (k = 0; k < pass_folios.n; k++) {
+		long i = pass_folios.i[k];
+
+		m->seq[i] = saved[k].seq;
+		m->flags[i] = saved[k].flags;
+		m->iso_by[i] = saved[k].iso_by;
+		m->key[i] = saved[k].key;
+		m->iso_order[i] = saved[k].iso_order;
+	}
+	m->tail_key = saved_tail_key;
+	m->iso_key = saved_iso_key;
 }
+
+/* the folios on the pass's eviction list: those stamped with the pass */
+static unsigned long on_ev_list[MLF_RECLAIM_MODEL_FOLIOS], pass_stamp;
 
 /*
- * The first folio of (@slot, @nid) where the port's pass and the model's
- * differ (isolated by @ev in one and not the other, or on the LRU in
- * another generation), or -1
+ * The first folio of the pass's lruvec where the port's pass and the
+ * model's differ (isolated by @ev in one and not the other, or on the LRU
+ * in another generation), or -1
  */
-static long pass_differs(const struct mlf_reclaim_folio_model *m, int slot,
-			 int nid, const struct lru_gen_eviction *ev,
-			 const bool *port_isolated)
+static long pass_differs(const struct mlf_reclaim_folio_model *m,
+			 const struct lru_gen_eviction *ev)
 {
-	long i;
+	long k;
 
-	for (i = 0; i < m->nr; i++) {
-		if (!m->used[i] || m->memcg[i] != slot || m->node[i] != nid ||
-		    (m->iso_by[i] && m->iso_by[i] != ev))
+	for (k = 0; k < pass_folios.n; k++) {
+		long i = pass_folios.i[k];
+		bool port_isolated = on_ev_list[i] == pass_stamp;
+
+		if (m->iso_by[i] && m->iso_by[i] != ev)
 			continue;
-		if (port_isolated[i] != (m->iso_by[i] == ev))
+		if (port_isolated != (m->iso_by[i] == ev))
 			return i;
-		if (!port_isolated[i] &&
-		    m->base[i].gen != gen_of(m->seq[i]) + 1)
+		if (!port_isolated && m->base[i].gen != gen_of(m->seq[i]) + 1)
 			return i;
 	}
 	return -1;
@@ -318,19 +355,18 @@ bool gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
 		       int reclaim_idx, const struct lru_gen_eviction *ev,
 		       struct mlf_failure *f)
 {
-	static struct pass_state before;
-	static bool port_isolated[MLF_RECLAIM_MODEL_FOLIOS];
 	const unsigned long *min_seq = m->min_seq[slot][nid];
 	const struct folio *folio;
 	int firsts[ANON_AND_FILE], nr_firsts = 1, k;
 	long i = -1;
 
-	memset(port_isolated, 0, sizeof(port_isolated));
+	gather_pass_folios(m, slot, nid);
+	pass_stamp++;
 	list_for_each_entry(folio, &ev->list, lru)
 	{
 		i = model_folio(m, folio);
 		if (i >= 0)
-			port_isolated[i] = true;
+			on_ev_list[i] = pass_stamp;
 	}
 	/*
 	 * isolate_folios()'s first type: the obvious one, else refault
@@ -349,12 +385,13 @@ bool gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
 		firsts[1] = LRU_GEN_FILE;
 		nr_firsts = 2;
 	}
-	pass_save(&before, m);
+	if (nr_firsts > 1)
+		pass_save(m);
 	for (k = 0; k < nr_firsts; k++) {
 		if (k)
-			pass_restore(m, &before);
+			pass_restore(m);
 		isolate(m, slot, nid, firsts[k], reclaim_idx, ev);
-		i = pass_differs(m, slot, nid, ev, port_isolated);
+		i = pass_differs(m, ev);
 		if (i < 0)
 			break;
 	}
@@ -363,7 +400,7 @@ bool gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
 		long got = m->base[i].gen - 1;
 
 		if (nr_firsts > 1) {
-			pass_restore(m, &before);
+			pass_restore(m);
 			isolate(m, slot, nid, firsts[0], reclaim_idx, ev);
 		}
 		mlf_failure_at(f, "reclaim.sort", nid, MLF_NONE, MLF_NONE,
@@ -376,8 +413,8 @@ bool gen_model_scanned(struct mlf_reclaim_folio_model *m, int slot, int nid,
 			firsts[0]     ? "file" :
 					"anon",
 			i, m->type[i] ? "file" : "anon", m->zone_of[i],
-			port_isolated[i] ? "isolated, generation" :
-					   "in generation",
+			on_ev_list[i] == pass_stamp ? "isolated, generation" :
+						      "in generation",
 			got, m->iso_by[i] == ev ? "isolated, in" : "in",
 			m->iso_by[i] == ev ? -1 : gen_of(m->seq[i]));
 	}
@@ -424,20 +461,20 @@ static void kept(struct mlf_reclaim_folio_model *m, long i)
 void gen_model_put_back(struct mlf_reclaim_folio_model *m,
 			const struct lru_gen_eviction *ev)
 {
-	long order[MLF_RECLAIM_MODEL_FOLIOS], n = 0, i;
+	static struct ranked order[MLF_RECLAIM_MODEL_FOLIOS];
+	long n = 0, i;
 
 	for (i = 0; i < m->nr; i++)
 		if (m->used[i] && m->iso_by[i] == ev)
-			order[n++] = i;
+			order[n++] = (struct ranked){ -m->iso_order[i], i };
 	/*
 	 * move_folios_to_lru() takes its list from the head, where
 	 * scan_folios() put the last folio it isolated
 	 */
-	sort_by = m->iso_order;
-	qsort(order, n, sizeof(*order), by_key_desc);
+	rank_sort(order, n);
 	for (i = 0; i < n; i++) {
-		kept(m, order[i]);
-		place(m, order[i], false);
+		kept(m, order[i].i);
+		place(m, order[i].i, false);
 	}
 }
 
