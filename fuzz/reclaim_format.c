@@ -388,6 +388,12 @@ static void meeting_record(const struct mlf_records *in,
 		op.folio = m->folio;
 	if (m->parked >= 0)
 		op.slot = m->parked;
+	if ((m->kind == RECLAIM_OP_ADD || m->kind == RECLAIM_OP_REFAULT) &&
+	    m->zone >= 0) {
+		/* the first folio fits: the op applies */
+		op.zone = m->zone;
+		op.order = 0;
+	}
 	if (m->kind == RECLAIM_OP_RECLAIM && m->draw < 0) {
 		/* a stale walk, to meet a memcg on the young generation */
 		op.others = mlf_rng_one_in(g, 4) ? 2 : 3;

@@ -154,7 +154,8 @@ static void choose(struct reclaim_meeting_pick *p, int kind,
 				     .folio = s->folio,
 				     .parked = s->parked,
 				     .draw = -1,
-				     .start = -1 };
+				     .start = -1,
+				     .zone = s->room_zone };
 }
 
 /* an op of @kind on @memcg and @s's node, naming no folio or eviction */
@@ -193,7 +194,8 @@ static void put_in(struct reclaim_meeting_pick *p, int kind, int memcg,
 
 /*
  * The op that must go in before one of @kind for it to apply to @s's
- * memcg (-1: none; -2: none can): a park for an unpark to finish (in the
+ * memcg (-1: none; -2: none can): none for a charge, which needs a zone
+ * with a free page (the meeting names it); a park for an unpark to finish (in the
  * slot the park takes), an unpark of another memcg's eviction for a park
  * to find a slot free; none for a walk, which a meeting puts in only for
  * a memcg on the young generation
@@ -201,6 +203,10 @@ static void put_in(struct reclaim_meeting_pick *p, int kind, int memcg,
 static int first_kind(int kind, const struct reclaim_stand *s)
 {
 	switch (kind) {
+	case RECLAIM_OP_ADD:
+	case RECLAIM_OP_REFAULT:
+		/* the allocator has a page for it */
+		return s->room_zone < 0 ? -2 : -1;
 	case RECLAIM_OP_RECLAIM:
 		/* a walk that is not stale meets the old generation */
 		return s->c->gen == ST_YOUNG ? -1 : -2;

@@ -337,12 +337,30 @@ static int old_empty_bin(const struct mlf_reclaim_world *rw, int nid)
 	return -1;
 }
 
+/* the model's zone of @nid with the most free pages; -1 if none has any */
+static int room_zone(const struct mlf_reclaim_world *rw, int nid)
+{
+	const struct mlf_reclaim_folio_model *m = &rw->rcs.model;
+	long most = 0, free;
+	int z, best = -1;
+
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		free = m->zone[nid][z].managed - m->zone[nid][z].used -
+		       m->zone_pages[nid][z];
+		if (free > most) {
+			most = free;
+			best = z;
+		}
+	}
+	return best;
+}
+
 void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			  bool handles, reclaim_stand_fn fn, void *arg)
 {
 	int folio[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
 	int parked[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES];
-	int old_empty[MAX_NUMNODES];
+	int old_empty[MAX_NUMNODES], room[MAX_NUMNODES];
 	int k;
 	struct mlf_state_cell c;
 	struct reclaim_stand s = { .c = &c,
@@ -356,7 +374,8 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 				   .bin_len = -1,
 				   .ahead = -1,
 				   .empty = -1,
-				   .old_empty = -1 };
+				   .old_empty = -1,
+				   .room_zone = -1 };
 
 	if (!mlf_states)
 		return;
@@ -365,8 +384,10 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 		for (k = rw->w.cs.pool_size - 1; k >= 0; k--)
 			if (rw->w.cs.slots[k].state == SLOT_EMPTY)
 				s.empty = k;
-		for (k = 0; k < rw->w.cs.nr_nodes; k++)
+		for (k = 0; k < rw->w.cs.nr_nodes; k++) {
 			old_empty[k] = old_empty_bin(rw, k);
+			room[k] = room_zone(rw, k);
+		}
 	}
 	for (s.slot = 0; s.slot < rw->w.cs.pool_size; s.slot++) {
 		if (only >= 0 && s.slot != only)
@@ -379,6 +400,7 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 				s.folio = folio[s.slot][s.nid];
 				s.parked = parked[s.slot][s.nid];
 				s.old_empty = old_empty[s.nid];
+				s.room_zone = room[s.nid];
 				if (c.stage != ST_GONE)
 					find_bin(rw, &s);
 			}

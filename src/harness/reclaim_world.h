@@ -152,6 +152,8 @@ struct reclaim_stand {
 	int empty;
 	/* a bin of the node's old generation with no memcg in it (-1: none) */
 	int old_empty;
+	/* the node's zone with the most free pages, if one has any (-1: none) */
+	int room_zone;
 };
 
 /*
