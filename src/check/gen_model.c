@@ -40,9 +40,8 @@ static void gather_pass_folios(const struct mlf_reclaim_folio_model *m,
 	long i;
 
 	pass_folios.n = 0;
-	for (i = 0; i < m->nr; i++)
-		if (m->used[i] && m->memcg[i] == slot && m->node[i] == nid)
-			pass_folios.i[pass_folios.n++] = i;
+	for_each_lruvec_folio(m, slot, nid, i)
+		pass_folios.i[pass_folios.n++] = i;
 }
 
 void gen_model_online(struct mlf_reclaim_folio_model *m, int slot)
@@ -120,7 +119,7 @@ static long in_gen(const struct mlf_reclaim_folio_model *m, int slot, int nid,
 {
 	long i, n = 0;
 
-	for (i = 0; i < m->nr; i++)
+	for_each_lruvec_folio(m, slot, nid, i)
 		if (on_lru(m, i, slot, nid) && m->type[i] == type &&
 		    m->seq[i] == seq)
 			out[n++] = (struct ranked){ -m->key[i], i };
@@ -462,10 +461,15 @@ void gen_model_put_back(struct mlf_reclaim_folio_model *m,
 			const struct lru_gen_eviction *ev)
 {
 	static struct ranked order[MLF_RECLAIM_MODEL_FOLIOS];
+	int slot = lruvec_memcg(ev->lruvec)->id;
+	int nid = ev->lruvec->pgdat->node_id;
 	long n = 0, i;
 
-	for (i = 0; i < m->nr; i++)
-		if (m->used[i] && m->iso_by[i] == ev)
+	/* an eviction isolates folios of its own lruvec only */
+	if (slot < 0 || slot >= MLF_RECLAIM_MAX_POOL)
+		return;
+	for_each_lruvec_folio(m, slot, nid, i)
+		if (m->iso_by[i] == ev)
 			order[n++] = (struct ranked){ -m->iso_order[i], i };
 	/*
 	 * move_folios_to_lru() takes its list from the head, where

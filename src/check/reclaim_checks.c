@@ -812,9 +812,8 @@ void aging_picture(struct mlf_reclaim_check_state *rw, struct lruvec *lruvec)
 	v->young = v->old = 0;
 	for (type = 0; type < ANON_AND_FILE; type++)
 		v->min_seq[type] = rw->model.min_seq[slot][nid][type];
-	for (k = 0; k < rw->model.nr; k++) {
-		if (!rw->model.used[k] || rw->model.iso_by[k] ||
-		    rw->model.memcg[k] != slot || rw->model.node[k] != nid ||
+	for_each_lruvec_folio(&rw->model, slot, nid, k) {
+		if (rw->model.iso_by[k] ||
 		    rw->model.type[k] < !rw->model.swappiness[slot])
 			continue;
 		if (rw->model.seq[k] == v->max_seq)

@@ -9,6 +9,7 @@
 #ifndef _MLF_CHECK_RECLAIM_STATE_H
 #define _MLF_CHECK_RECLAIM_STATE_H
 
+#include "kernel/bitops.h"
 #include "mm/eviction.h"
 #include "mm/shrinker.h"
 
@@ -47,6 +48,13 @@ struct mlf_reclaim_folio_model {
 	u8 node[MLF_RECLAIM_MODEL_FOLIOS];
 	u8 type[MLF_RECLAIM_MODEL_FOLIOS];
 	u8 order[MLF_RECLAIM_MODEL_FOLIOS];
+	/*
+	 * the folios charged to each memcg on each node, a bit each: the
+	 * model's steps on one lruvec go through these (lowest first, as
+	 * through every folio) rather than through the world's
+	 */
+	DECLARE_BITMAP(lruvec_folios[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES],
+		       MLF_RECLAIM_MODEL_FOLIOS);
 	/* pages charged and not yet freed or drained */
 	long charged[MLF_RECLAIM_MAX_POOL][MAX_NUMNODES][ANON_AND_FILE];
 	/* each memcg's swappiness, as the harness set it */
@@ -133,6 +141,10 @@ static inline long model_folio(const struct mlf_reclaim_folio_model *m,
 
 	return i >= 0 && i < m->nr && m->used[i] ? i : -1;
 }
+
+/* each folio @i charged to (@slot, @nid), lowest first */
+#define for_each_lruvec_folio(m, slot, nid, i) \
+	for_each_set_bit(i, (m)->lruvec_folios[slot][nid], (m)->nr)
 
 /* the pages of folio @i, as the op that added it sized it */
 static inline long model_pages(const struct mlf_reclaim_folio_model *m, long i)

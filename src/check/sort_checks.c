@@ -30,9 +30,8 @@ void sort_picture(struct mlf_sort_picture *p,
 	for (type = 0; type < ANON_AND_FILE; type++)
 		p->min_seq[type] = m->min_seq[slot][nid][type];
 	/* the model's folios on the LRU in their type's oldest generation */
-	for (i = 0; i < m->nr; i++) {
-		if (!m->used[i] || m->iso_by[i] || m->memcg[i] != slot ||
-		    m->node[i] != nid || m->seq[i] != p->min_seq[m->type[i]])
+	for_each_lruvec_folio(m, slot, nid, i) {
+		if (m->iso_by[i] || m->seq[i] != p->min_seq[m->type[i]])
 			continue;
 		p->oldest[i] = true;
 		p->referenced[i] = m->flags[i] & BIT(PG_referenced);
@@ -67,11 +66,13 @@ bool check_sort(const struct mlf_sort_picture *p,
 	/* per type: the latest zone turn reached, the earliest one left */
 	int reached[ANON_AND_FILE], left[ANON_AND_FILE],
 		left_folio[ANON_AND_FILE];
-	int idx, type;
+	int idx, type, slot = lruvec_memcg(ev->lruvec)->id;
+	int nid = ev->lruvec->pgdat->node_id;
 	const struct folio *folio;
 	long i, n = 0;
 
-	if (!rw->run || p->lruvec != ev->lruvec)
+	if (!rw->run || p->lruvec != ev->lruvec || slot < 0 ||
+	    slot >= MLF_RECLAIM_MAX_POOL)
 		return true;
 	idx = rw->run->reclaim_idx;
 	memset(isolated, 0, sizeof(isolated));
@@ -88,7 +89,8 @@ bool check_sort(const struct mlf_sort_picture *p,
 		left[type] = MAX_NR_ZONES;
 		left_folio[type] = -1;
 	}
-	for (i = 0; i < rw->model.nr; i++) {
+	/* the pass frees nothing: the picture's folios are the lruvec's still */
+	for_each_lruvec_folio(&rw->model, slot, nid, i) {
 		int zone = rw->model.zone_of[i], turn = zone_turn(zone, idx);
 		bool sorted_out = p->referenced[i] || zone > idx;
 		const struct folio *fo = rw->model.base + i;

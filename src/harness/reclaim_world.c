@@ -90,6 +90,7 @@ static void model_uncharge(struct mlf_reclaim_world *rw, int i)
 	long nr = model_pages(m, i);
 
 	m->used[i] = false;
+	__clear_bit(i, m->lruvec_folios[m->memcg[i]][m->node[i]]);
 	m->iso_by[i] = NULL;
 	if (i < m->first_free)
 		m->first_free = i;
@@ -768,6 +769,7 @@ static bool apply_add(struct mlf_reclaim_world *rw,
 		rw->rcs.model.used[i] = true;
 		rw->rcs.model.memcg[i] = op->memcg;
 		rw->rcs.model.node[i] = op->node;
+		__set_bit(i, rw->rcs.model.lruvec_folios[op->memcg][op->node]);
 		rw->rcs.model.type[i] = op->type;
 		rw->rcs.model.order[i] = op->order;
 		rw->rcs.model.zone_of[i] = op->zone % MAX_NR_ZONES;
@@ -809,17 +811,18 @@ static bool apply_add(struct mlf_reclaim_world *rw,
  */
 static void drain_folios(struct mlf_reclaim_world *rw, int slot, int nid)
 {
-	int i;
+	int i, n;
 
-	for (i = 0; i < rw->rcs.model.nr; i++) {
-		if (!rw->rcs.model.used[i] || rw->rcs.model.memcg[i] != slot)
+	for (n = 0; n < rw->w.cs.nr_nodes; n++) {
+		if (nid >= 0 && n != nid)
 			continue;
-		if (nid >= 0 && (rw->rcs.model.node[i] != nid ||
-				 rw->rcs.model.iso_by[i]))
-			continue;
-		lru_gen_remove_folio(&rw->folios[i]);
-		rw->folios[i].flags = 0;
-		model_uncharge(rw, i);
+		for_each_lruvec_folio(&rw->rcs.model, slot, n, i) {
+			if (nid >= 0 && rw->rcs.model.iso_by[i])
+				continue;
+			lru_gen_remove_folio(&rw->folios[i]);
+			rw->folios[i].flags = 0;
+			model_uncharge(rw, i);
+		}
 	}
 }
 
@@ -1232,9 +1235,9 @@ static bool apply_op(struct mlf_reclaim_world *rw,
 	case RECLAIM_OP_WBDONE:
 		if (s->state == SLOT_EMPTY)
 			return false;
-		for (i = 0; i < rw->rcs.model.nr; i++)
-			if (rw->rcs.model.used[i] &&
-			    rw->rcs.model.memcg[i] == op->memcg) {
+		for (nid = 0; nid < rw->w.cs.nr_nodes; nid++)
+			for_each_lruvec_folio(&rw->rcs.model, op->memcg, nid,
+					      i) {
 				lru_gen_end_writeback(&rw->folios[i]);
 				rw->rcs.model.flags[i] &= ~BIT(PG_writeback);
 			}
