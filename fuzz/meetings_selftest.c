@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 		[RECLAIM_MOVE_DEEPEN] = "offline its nearest online ancestor",
 		[RECLAIM_MOVE_GROW] = "grow its bin behind it",
 		[RECLAIM_MOVE_SHIFT] = "offline the memcg ahead of it",
+		[RECLAIM_MOVE_RETIRE] = "offline it with charges that hold it",
 	};
 	unsigned long meetings = 0, met = 0, hit = 0, inputs = 0;
 	unsigned long judged[RECLAIM_NR_MOVES], came_true[RECLAIM_NR_MOVES];

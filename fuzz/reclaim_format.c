@@ -376,6 +376,11 @@ static void meeting_record(const struct mlf_records *in,
 			/* folios a walk can reclaim: clean file pages */
 			op.type = LRU_GEN_FILE;
 			op.dirty = op.writeback = 0;
+			/* the first fits: the charge is made */
+			if (m->zone >= 0) {
+				op.zone = m->zone;
+				op.order = 0;
+			}
 		}
 		out->len = mlf_reclaim_encode_op(&op, out->b);
 		out++;

@@ -49,6 +49,15 @@ static u8 *tries;
 static u8 advance_tries[ST_NR_LRU_PLACES];
 
 /*
+ * How often an offline of an online memcg with charges of its own was put
+ * in, by the place in the tree it may take it to: offline, held by those
+ * charges. Its offline meets it online; where it has no charges it dies
+ * at once, so that place otherwise waits for a charge and an offline of
+ * the same memcg, deep in a tree, one after the other.
+ */
+static u8 retire_tries[ST_NR_TREE_PLACES];
+
+/*
  * How often an offline of a memcg's nearest online ancestor was put in,
  * by the place in the tree it may take an offline memcg below to (one
  * offline ancestor more): that place is built from the bottom up, as
@@ -302,6 +311,32 @@ static void deepen_place(struct reclaim_meeting_pick *p,
 }
 
 /*
+ * An offline of an online memcg, if its place in the tree has cells to
+ * meet once it is offline and its charges hold it: a charge of a folio
+ * on its node first where it has none and no parked eviction holds it. A
+ * guess: rmdir refuses a memcg with an online child.
+ */
+static void retire_place(struct reclaim_meeting_pick *p,
+			 const struct reclaim_stand *s)
+{
+	struct mlf_state_cell d = *s->c;
+	bool held = s->folio_nodes || s->parked_slots;
+
+	if (d.stage != ST_ONLINE || (!held && s->room_zone < 0))
+		return;
+	d.stage = ST_OFFLINE_REF;
+	if (!advance(p, s, &d, true, &retire_tries[mlf_state_tree_place(&d)],
+		     RECLAIM_MOVE_RETIRE))
+		return;
+	if (held) {
+		choose_other(p, RECLAIM_OP_OFFLINE, s, s->slot);
+	} else {
+		choose_other(p, RECLAIM_OP_ADD, s, s->slot);
+		put_in(p, RECLAIM_OP_OFFLINE, s->slot, s->nid, -1);
+	}
+}
+
+/*
  * Whether @s's memcg, on the young generation, would stand in a new place
  * with cells to meet at @index of @len in its bin: counted against that
  * place's @tries
@@ -442,6 +477,7 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 	}
 	advance_place(p, s);
 	deepen_place(p, s);
+	retire_place(p, s);
 	grow_place(p, s);
 	shift_place(p, s);
 }

@@ -24,6 +24,7 @@ enum reclaim_move {
 	RECLAIM_MOVE_DEEPEN, /* its nearest online ancestor goes offline */
 	RECLAIM_MOVE_GROW, /* a walk rotates one memcg more behind it */
 	RECLAIM_MOVE_SHIFT, /* the online memcg ahead of it goes offline */
+	RECLAIM_MOVE_RETIRE, /* it goes offline with charges that hold it */
 	RECLAIM_NR_MOVES,
 };
 
