@@ -204,10 +204,11 @@ static void put_in(struct reclaim_meeting_pick *p, int kind, int memcg,
 /*
  * The op that must go in before one of @kind for it to apply to @s's
  * memcg (-1: none; -2: none can): none for a charge, which needs a zone
- * with a free page (the meeting names it); a park for an unpark to finish (in the
+ * with a free page (the meeting names it); a charge on its node for a
+ * touch where it has no folio there; a park for an unpark to finish (in the
  * slot the park takes), an unpark of another memcg's eviction for a park
- * to find a slot free; none for a walk, which a meeting puts in only for
- * a memcg on the young generation
+ * to find a slot free; none for a walk (a stale one for a memcg on the
+ * young generation, one that starts in its bin for one on the old)
  */
 static int first_kind(int kind, const struct reclaim_stand *s)
 {
@@ -226,7 +227,14 @@ static int first_kind(int kind, const struct reclaim_stand *s)
 			       -1 :
 			       -2;
 	case RECLAIM_OP_TOUCH:
-		return s->folio < 0 ? -2 : -1;
+		if (s->folio >= 0)
+			return -1;
+		/* a charge makes the folio it touches */
+		return s->room_zone >= 0 && s->next_folio >= 0 &&
+				       (s->c->stage == ST_ONLINE ||
+					s->c->stage == ST_OFFLINE_REF) ?
+			       RECLAIM_OP_ADD :
+			       -2;
 	case RECLAIM_OP_UNPARK:
 		if (s->parked >= 0)
 			return -1;
@@ -477,6 +485,8 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 			choose_other(p, first, s, s->slot);
 			if (first == RECLAIM_OP_UNPARK)
 				p->m.parked = s->other_parked;
+			if (first == RECLAIM_OP_ADD)
+				p->m.folio = s->next_folio;
 			put_in(p, kind, s->slot, s->nid,
 			       first == RECLAIM_OP_PARK ? s->free_park : -1);
 		}

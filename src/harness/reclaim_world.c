@@ -338,6 +338,17 @@ static int old_empty_bin(const struct mlf_reclaim_world *rw, int nid)
 	return -1;
 }
 
+/* the folio alloc_folio() would give: the lowest unused; -1 if none */
+static int next_folio(const struct mlf_reclaim_folio_model *m)
+{
+	int i;
+
+	for (i = m->first_free; i < m->nr; i++)
+		if (!m->used[i])
+			return i;
+	return m->nr < MLF_RECLAIM_MAX_FOLIOS ? m->nr : -1;
+}
+
 /* the model's zone of @nid with the most free pages; -1 if none has any */
 static int room_zone(const struct mlf_reclaim_world *rw, int nid)
 {
@@ -376,7 +387,8 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 				   .ahead = -1,
 				   .empty = -1,
 				   .old_empty = -1,
-				   .room_zone = -1 };
+				   .room_zone = -1,
+				   .next_folio = -1 };
 
 	if (!mlf_states)
 		return;
@@ -389,6 +401,7 @@ void reclaim_world_stands(const struct mlf_reclaim_world *rw, int only,
 			old_empty[k] = old_empty_bin(rw, k);
 			room[k] = room_zone(rw, k);
 		}
+		s.next_folio = next_folio(&rw->rcs.model);
 	}
 	for (s.slot = 0; s.slot < rw->w.cs.pool_size; s.slot++) {
 		if (only >= 0 && s.slot != only)
@@ -726,14 +739,15 @@ void reclaim_world_init(struct mlf_reclaim_world *rw, int nr_nodes,
 static int alloc_folio(struct mlf_reclaim_world *rw)
 {
 	struct mlf_reclaim_folio_model *m = &rw->rcs.model;
-	int i;
-
 	/* the lowest unused index, as ever (a trace names folios by it) */
-	for (i = m->first_free; i < m->nr; i++)
-		if (!m->used[i])
-			return m->first_free = i;
-	m->first_free = m->nr;
-	return m->nr < MLF_RECLAIM_MAX_FOLIOS ? m->nr++ : -1;
+	int i = next_folio(m);
+
+	if (i < 0)
+		return -1;
+	m->first_free = i;
+	if (i == m->nr)
+		m->nr++;
+	return i;
 }
 
 static bool apply_add(struct mlf_reclaim_world *rw,

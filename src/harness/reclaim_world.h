@@ -154,6 +154,8 @@ struct reclaim_stand {
 	int old_empty;
 	/* the node's zone with the most free pages, if one has any (-1: none) */
 	int room_zone;
+	/* the folio the next charge makes (-1: the model has none left) */
+	int next_folio;
 };
 
 /*
