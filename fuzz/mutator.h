@@ -47,9 +47,7 @@ struct mlf_records {
  * that name those (-1: none); @draw, the value of each of the op's draws,
  * and of those of the ops of @first that draw a bin (-1: their own), but
  * @start (-1: @draw too) for the op's first draw and those of @first;
- * @zone, a zone with room for an op that allocates (-1: its own); @direct,
- * for a walk with @draw, that it is direct reclaim asking for everything
- * (else kswapd over one zone). The
+ * @zone, a zone with room for an op that allocates (-1: its own). The
  * @nr_first ops of @first go in just before it, in order: ones it needs
  * (a park for an unpark to finish, an unpark to free a park's slot, or to
  * leave a memcg nothing but its folios; a new memcg, and a zone where
@@ -59,7 +57,6 @@ struct mlf_records {
 struct mlf_meeting {
 	size_t at;
 	int kind, memcg, node, folio, parked, cell, draw, start, zone;
-	bool direct;
 	int nr_first;
 	struct mlf_meeting_first {
 		int kind, memcg, node, parked;

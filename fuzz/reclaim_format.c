@@ -404,20 +404,6 @@ static void meeting_record(const struct mlf_records *in,
 		op.others = mlf_rng_one_in(g, 4) ? 2 : 3;
 		op.target = 0;
 		pile_draws(&op, MLF_RECLAIM_MAX_DRAWS, g);
-	} else if (m->draw >= 0 && m->direct) {
-		/*
-		 * direct reclaim of its own (no others) that never has
-		 * enough, whose draws all name the memcg's bin: it walks that
-		 * bin from its head through the memcg, at least, and
-		 * rotates what it meets to the young generation
-		 */
-		op.others = 0;
-		op.target = 0;
-		op.kswapd = 0;
-		op.dying = 0;
-		op.order = 0;
-		op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
-		memset(op.draws, m->draw, op.nr_draws);
 	} else if (m->draw >= 0) {
 		/*
 		 * kswapd of its own (no others) over zone 0, whose draws all

@@ -218,14 +218,8 @@ static int first_kind(int kind, const struct reclaim_stand *s)
 		/* the allocator has a page for it */
 		return s->room_zone < 0 ? -2 : -1;
 	case RECLAIM_OP_RECLAIM:
-		/*
-		 * a walk that is not stale meets the old generation: one
-		 * that starts in the memcg's bin
-		 */
-		return s->c->gen == ST_YOUNG ||
-				       (s->c->gen == ST_OLD && s->bin >= 0) ?
-			       -1 :
-			       -2;
+		/* a walk that is not stale meets the old generation */
+		return s->c->gen == ST_YOUNG ? -1 : -2;
 	case RECLAIM_OP_TOUCH:
 		if (s->folio >= 0)
 			return -1;
@@ -476,10 +470,6 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 			continue;
 		if (first < 0) {
 			choose(p, kind, s);
-			if (kind == RECLAIM_OP_RECLAIM && c->gen == ST_OLD) {
-				p->m.draw = s->bin;
-				p->m.direct = true;
-			}
 		} else {
 			/* the op it needs first, then it */
 			choose_other(p, first, s, s->slot);
