@@ -207,8 +207,8 @@ static void put_in(struct reclaim_meeting_pick *p, int kind, int memcg,
  * with a free page (the meeting names it); a charge on its node for a
  * touch where it has no folio there; a park for an unpark to finish (in the
  * slot the park takes), an unpark of another memcg's eviction for a park
- * to find a slot free; none for a walk (a stale one for a memcg on the
- * young generation, one that starts in its bin for one on the old)
+ * to find a slot free; none for a walk, which a meeting puts in only for
+ * a memcg on the young generation
  */
 static int first_kind(int kind, const struct reclaim_stand *s)
 {
