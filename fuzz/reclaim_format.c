@@ -340,6 +340,15 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	return n;
 }
 
+/* a charge of @m's: its first folio fits the zone the meeting names */
+static void charge_fits(struct mlf_reclaim_op *op, const struct mlf_meeting *m)
+{
+	if (m->zone < 0)
+		return;
+	op->zone = m->zone;
+	op->order = 0;
+}
+
 static void meeting_record(const struct mlf_records *in,
 			   const struct mlf_meeting *m, struct mlf_rng *g,
 			   struct mlf_record *out)
@@ -376,11 +385,7 @@ static void meeting_record(const struct mlf_records *in,
 			/* folios a walk can reclaim: clean file pages */
 			op.type = LRU_GEN_FILE;
 			op.dirty = op.writeback = 0;
-			/* the first fits: the charge is made */
-			if (m->zone >= 0) {
-				op.zone = m->zone;
-				op.order = 0;
-			}
+			charge_fits(&op, m);
 		}
 		out->len = mlf_reclaim_encode_op(&op, out->b);
 		out++;
@@ -393,12 +398,8 @@ static void meeting_record(const struct mlf_records *in,
 		op.folio = m->folio;
 	if (m->parked >= 0)
 		op.slot = m->parked;
-	if ((m->kind == RECLAIM_OP_ADD || m->kind == RECLAIM_OP_REFAULT) &&
-	    m->zone >= 0) {
-		/* the first folio fits: the op applies */
-		op.zone = m->zone;
-		op.order = 0;
-	}
+	if (m->kind == RECLAIM_OP_ADD || m->kind == RECLAIM_OP_REFAULT)
+		charge_fits(&op, m);
 	if (m->kind == RECLAIM_OP_RECLAIM && m->draw < 0) {
 		/* a stale walk, to meet a memcg on the young generation */
 		op.others = mlf_rng_one_in(g, 4) ? 2 : 3;

@@ -18,13 +18,6 @@ static int gen_of(unsigned long seq)
 	return seq % MAX_NR_GENS;
 }
 
-static bool on_lru(const struct mlf_reclaim_folio_model *m, long i, int slot,
-		   int nid)
-{
-	return m->used[i] && !m->iso_by[i] && m->memcg[i] == slot &&
-	       m->node[i] == nid;
-}
-
 /*
  * The folios charged to the lruvec an isolation pass is on, gathered once
  * for the pass (gen_model_scanned()): what its steps look through
@@ -120,8 +113,7 @@ static long in_gen(const struct mlf_reclaim_folio_model *m, int slot, int nid,
 	long i, n = 0;
 
 	for_each_lruvec_folio(m, slot, nid, i)
-		if (on_lru(m, i, slot, nid) && m->type[i] == type &&
-		    m->seq[i] == seq)
+		if (!m->iso_by[i] && m->type[i] == type && m->seq[i] == seq)
 			out[n++] = (struct ranked){ -m->key[i], i };
 	rank_sort(out, n);
 	return n;

@@ -942,12 +942,12 @@ static bool model_abort(const struct mlf_reclaim_check_state *rw,
 		return false;
 	for (i = 0; i <= run->reclaim_idx; i++) {
 		const struct mlf_zone_model *z = &rw->model.zone[run->nid][i];
-		long pages = rw->model.zone_pages[run->nid][i], free;
+		long free;
 		unsigned long mark;
 
 		if (!z->managed)
 			continue;
-		free = z->managed - z->used - pages;
+		free = model_zone_free(&rw->model, run->nid, i);
 		mark = z->wmark[rw->model.tiering ? WMARK_PROMO : WMARK_HIGH] +
 		       z->boost + MIN_LRU_BATCH;
 		if (free <= (long)mark + z->reserve[run->reclaim_idx])
@@ -1027,7 +1027,7 @@ bool check_zone_alloc(const struct mlf_reclaim_check_state *rw, int nid,
 		      int z, long nr, bool got, struct mlf_failure *f)
 {
 	const struct mlf_zone_model *m = &rw->model.zone[nid][z];
-	long free = m->managed - m->used - rw->model.zone_pages[nid][z];
+	long free = model_zone_free(&rw->model, nid, z);
 
 	if (got == (free >= nr))
 		return true;
@@ -1046,8 +1046,7 @@ bool check_zone_free(const struct mlf_reclaim_check_state *rw,
 	for (nid = 0; nid < rw->w->nr_nodes; nid++) {
 		for (z = 0; z < MAX_NR_ZONES; z++) {
 			const struct mlf_zone_model *m = &rw->model.zone[nid][z];
-			long want = m->managed - m->used -
-				    rw->model.zone_pages[nid][z];
+			long want = model_zone_free(&rw->model, nid, z);
 			long got = atomic_long_read(&rw->w->nodes[nid].node_zones[z].vm_stat[NR_FREE_PAGES]);
 
 			if (got == want)

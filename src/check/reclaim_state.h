@@ -142,6 +142,14 @@ static inline long model_folio(const struct mlf_reclaim_folio_model *m,
 	return i >= 0 && i < m->nr && m->used[i] ? i : -1;
 }
 
+/* zone @z of @nid's free pages: managed, less others' and the folios' */
+static inline long model_zone_free(const struct mlf_reclaim_folio_model *m,
+				   int nid, int z)
+{
+	return m->zone[nid][z].managed - m->zone[nid][z].used -
+	       m->zone_pages[nid][z];
+}
+
 /* each folio @i charged to (@slot, @nid), lowest first */
 #define for_each_lruvec_folio(m, slot, nid, i) \
 	for_each_set_bit(i, (m)->lruvec_folios[slot][nid], (m)->nr)

@@ -357,8 +357,7 @@ static int room_zone(const struct mlf_reclaim_world *rw, int nid)
 	int z, best = -1;
 
 	for (z = 0; z < MAX_NR_ZONES; z++) {
-		free = m->zone[nid][z].managed - m->zone[nid][z].used -
-		       m->zone_pages[nid][z];
+		free = model_zone_free(m, nid, z);
 		if (free > most) {
 			most = free;
 			best = z;
