@@ -64,6 +64,8 @@ static u8 retire_tries[ST_NR_TREE_PLACES];
  * rmdir refuses a cgroup with an online child.
  */
 static u8 deepen_tries[ST_NR_TREE_PLACES];
+_Static_assert(RECLAIM_STAND_MAX_BELOW <= MLF_MEETING_MAX_FIRST,
+	       "a meeting holds the offlines below the ancestor");
 
 /*
  * How often a walk whose draws all name the bin of a memcg on the young
@@ -301,21 +303,28 @@ static void advance_place(struct reclaim_meeting_pick *p,
 
 /*
  * An offline of the nearest online ancestor (@up) of an offline memcg, if
- * its place in the tree has cells to meet with one offline ancestor more.
- * A guess: rmdir refuses an ancestor with another online child.
+ * its place in the tree has cells to meet with one offline ancestor more;
+ * first the offlines of the online memcgs below @up, each before its
+ * parent, as rmdir refuses a memcg with an online child. A guess, judged
+ * as the others are.
  */
 static void deepen_place(struct reclaim_meeting_pick *p,
 			 const struct reclaim_stand *s)
 {
 	struct mlf_state_cell d = *s->c;
+	int k;
 
 	if ((d.stage != ST_OFFLINE_REF && d.stage != ST_DYING) || s->up < 0 ||
-	    d.dying == ST_DYING2)
+	    d.dying == ST_DYING2 || s->nr_below < 0)
 		return;
 	d.dying++;
-	if (advance(p, s, &d, true, &deepen_tries[mlf_state_tree_place(&d)],
-		    RECLAIM_MOVE_DEEPEN))
-		choose_other(p, RECLAIM_OP_OFFLINE, s, s->up);
+	if (!advance(p, s, &d, true, &deepen_tries[mlf_state_tree_place(&d)],
+		     RECLAIM_MOVE_DEEPEN))
+		return;
+	choose_other(p, -1, s, s->up);
+	for (k = 0; k < s->nr_below; k++)
+		put_in(p, RECLAIM_OP_OFFLINE, s->below[k], s->nid, -1);
+	put_in(p, RECLAIM_OP_OFFLINE, s->up, s->nid, -1);
 }
 
 /*

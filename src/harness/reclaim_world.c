@@ -259,6 +259,55 @@ static int online_ancestor(const struct mlf_reclaim_world *rw, int slot)
 	return -1;
 }
 
+/* how far below @up @slot is (0: not below it; a bounded walk, as above) */
+static int depth_below(const struct mlf_reclaim_world *rw, int slot, int up)
+{
+	int depth;
+
+	for (depth = 1; depth <= rw->w.cs.pool_size; depth++) {
+		slot = rw->rcs.model.parent[slot];
+		if (slot == up)
+			return depth;
+		if (slot == MLF_ROOT)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * The online memcgs below @s's @up, deepest first, so that each goes
+ * offline before its parent: an online memcg's ancestors are all online
+ */
+static void online_below(const struct mlf_reclaim_world *rw,
+			 struct reclaim_stand *s)
+{
+	int depth[RECLAIM_STAND_MAX_BELOW], k, i, n = 0;
+
+	s->nr_below = 0;
+	if (s->up < 0)
+		return;
+	for (k = 0; k < rw->w.cs.pool_size && k < MLF_RECLAIM_MAX_POOL; k++) {
+		int d = rw->w.cs.slots[k].state == SLOT_ONLINE ?
+				depth_below(rw, k, s->up) :
+				0;
+
+		if (!d)
+			continue;
+		if (n == RECLAIM_STAND_MAX_BELOW) {
+			s->nr_below = -1;
+			return;
+		}
+		/* insertion by depth, deepest first */
+		for (i = n++; i > 0 && depth[i - 1] < d; i--) {
+			depth[i] = depth[i - 1];
+			s->below[i] = s->below[i - 1];
+		}
+		depth[i] = d;
+		s->below[i] = k;
+	}
+	s->nr_below = n;
+}
+
 /*
  * Where @s's memcg is among the bins of its generation on its node, and
  * the nearest online memcg ahead of it there
@@ -307,6 +356,7 @@ static void memcg_handles(const struct mlf_reclaim_world *rw,
 	int k;
 
 	s->up = online_ancestor(rw, s->slot);
+	online_below(rw, s);
 	s->free_park = s->other_parked = -1;
 	s->folio_nodes = s->parked_slots = s->parked_nodes = 0;
 	for (k = 0; k < rw->w.cs.nr_nodes; k++)

@@ -142,6 +142,7 @@ struct mlf_state_cell;
  * the bin (-1: off the memcg LRU, none ahead); a slot no memcg is in (-1:
  * none), where an online would put a new memcg on the old generation
  */
+#define RECLAIM_STAND_MAX_BELOW 4
 struct reclaim_stand {
 	int slot, nid;
 	const struct mlf_state_cell *c;
@@ -156,6 +157,12 @@ struct reclaim_stand {
 	int room_zone;
 	/* the folio the next charge makes (-1: the model has none left) */
 	int next_folio;
+	/*
+	 * The online memcgs below @up, in an order rmdir takes them (each
+	 * before its parent), if there are at most RECLAIM_STAND_MAX_BELOW
+	 * (@nr_below -1: more)
+	 */
+	int below[RECLAIM_STAND_MAX_BELOW], nr_below;
 };
 
 /*
