@@ -114,16 +114,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/*
-	 * A guess to grow a memcg's bin came true in 160 of 592 (27%) with
-	 * kswapd stopped by a balanced zone 0 after it rotates a new, empty
-	 * memcg young, the new memcg online in an empty bin of the old
-	 * generation where kswapd starts; in 120 of 920 (13%) with both in
-	 * the memcg's bin, where others' sweeps pile the old generation into
-	 * one (on the corpus picked with sweeps); in 110 of 1153 (10%) with a
-	 * walk meant to stop at its first folio reclaimed (de04214, that walk
-	 * put back)
-	 */
-	/*
 	 * A guess to offline an offline memcg's nearest online ancestor
 	 * came true in 48 of 48 with the online memcgs below it offlined
 	 * first, deepest first; in 40 of 112 without (rmdir's -EBUSY)
@@ -135,6 +125,16 @@ int main(int argc, char **argv)
 			"meetings_selftest: FAILED: fewer than 24 guesses to offline an ancestor run, or fewer than nine in ten came true\n");
 		return 1;
 	}
+	/*
+	 * A guess to grow a memcg's bin came true in 160 of 592 (27%) with
+	 * kswapd stopped by a balanced zone 0 after it rotates a new, empty
+	 * memcg young, the new memcg online in an empty bin of the old
+	 * generation where kswapd starts; in 120 of 920 (13%) with both in
+	 * the memcg's bin, where others' sweeps pile the old generation into
+	 * one (on the corpus picked with sweeps); in 110 of 1153 (10%) with a
+	 * walk meant to stop at its first folio reclaimed (de04214, that walk
+	 * put back)
+	 */
 	if (judged[RECLAIM_MOVE_GROW] < 100 ||
 	    came_true[RECLAIM_MOVE_GROW] * 6 < judged[RECLAIM_MOVE_GROW]) {
 		fprintf(stderr,

@@ -130,6 +130,9 @@ void reclaim_world_states_attach(unsigned char *feedback, size_t size);
 
 struct mlf_state_cell;
 
+/* the most online memcgs below a memcg's @up that a stand lists */
+#define RECLAIM_STAND_MAX_BELOW 4
+
 /*
  * Where a memcg stands on a node (reclaim_world_stands()): its cell
  * (states.h; kind 0) and, for the ops that reach a memcg through them, its
@@ -142,7 +145,6 @@ struct mlf_state_cell;
  * the bin (-1: off the memcg LRU, none ahead); a slot no memcg is in (-1:
  * none), where an online would put a new memcg on the old generation
  */
-#define RECLAIM_STAND_MAX_BELOW 4
 struct reclaim_stand {
 	int slot, nid;
 	const struct mlf_state_cell *c;
