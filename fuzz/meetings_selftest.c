@@ -14,7 +14,9 @@
  * with no cell of its own is a guess that its ops take a memcg to a place
  * with cells to meet (fuzz/reclaim.c judges it on the next run): it counts
  * those, by move, and checks that guesses to grow a bin come true one
- * time in six or more, and guesses to offline an ancestor nine in ten.
+ * time in six or more, and guesses to offline an ancestor nine in ten;
+ * and that a meeting that reworks a stale walk's draws keeps the number of
+ * ops and names one bin with every draw after the first.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -24,12 +26,42 @@
 #include "harness/states.h"
 #include "inputs.h"
 #include "mutator.h"
+#include "reclaim_codec.h"
 #include "reclaim_meetings.h"
 
 #define MAX_SIZE 4096
 #define ROUNDS 64
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * A meeting that made a stale walk's draws anew: the input keeps its ops,
+ * and the walk at @m->at names @m->draw with every draw after its first
+ */
+static struct mlf_reclaim_op ops[MLF_RECLAIM_MAX_OPS];
+
+static size_t decode(const uint8_t *data, size_t size)
+{
+	struct mlf_reclaim_header h;
+
+	return mlf_reclaim_decode(data, size, &h, ops, MLF_RECLAIM_MAX_OPS);
+}
+
+static bool reworked(const uint8_t *data, size_t size, size_t nr_before,
+		     const struct mlf_meeting *m)
+{
+	size_t nr = decode(data, size);
+	int k;
+
+	if (nr != nr_before || m->at >= nr ||
+	    ops[m->at].kind != RECLAIM_OP_RECLAIM || ops[m->at].others < 2 ||
+	    ops[m->at].nr_draws < 2)
+		return false;
+	for (k = 1; k < ops[m->at].nr_draws; k++)
+		if (ops[m->at].draws[k] != m->draw)
+			return false;
+	return true;
+}
 
 int main(int argc, char **argv)
 {
@@ -42,7 +74,7 @@ int main(int argc, char **argv)
 		[RECLAIM_MOVE_SHIFT] = "offline the memcg ahead of it",
 		[RECLAIM_MOVE_RETIRE] = "offline it with charges that hold it",
 	};
-	unsigned long meetings = 0, met = 0, hit = 0, inputs = 0;
+	unsigned long meetings = 0, met = 0, hit = 0, inputs = 0, reworks = 0;
 	unsigned long judged[RECLAIM_NR_MOVES], came_true[RECLAIM_NR_MOVES];
 	int move;
 	struct mlf_rng g = mlf_rng_seeded(1);
@@ -73,6 +105,7 @@ int main(int argc, char **argv)
 		LLVMFuzzerTestOneInput(data, size);
 		for (r = 0; r < ROUNDS; r++) {
 			unsigned int ids = mlf_states->nr_met;
+			size_t nr_before = decode(data, size);
 
 			/* the target fills @m only if it has a meeting */
 			m.at = (size_t)-1;
@@ -85,6 +118,15 @@ int main(int argc, char **argv)
 					m.at);
 				return 1;
 			}
+			if (m.rework) {
+				reworks++;
+				if (!reworked(data, size, nr_before, &m)) {
+					fprintf(stderr,
+						"meetings_selftest: FAILED: a reworked walk at %zu is not a stale walk with its draws on bin %d, or the input lost or gained ops\n",
+						m.at, m.draw);
+					return 1;
+				}
+			}
 			LLVMFuzzerTestOneInput(data, size);
 			/* an op that may take a memcg on: no cell named */
 			if (m.cell < 0)
@@ -95,8 +137,8 @@ int main(int argc, char **argv)
 		}
 	}
 	closedir(d);
-	printf("meetings_selftest: %lu inputs, %lu meetings, %lu met a new cell, %lu the one named\n",
-	       inputs, meetings, met, hit);
+	printf("meetings_selftest: %lu inputs, %lu meetings, %lu met a new cell, %lu the one named, %lu stale walks reworked\n",
+	       inputs, meetings, met, hit, reworks);
 	for (move = 0; move < RECLAIM_NR_MOVES; move++) {
 		reclaim_guesses(move, &judged[move], &came_true[move]);
 		printf("meetings_selftest: guesses to %s: %lu run, %lu came true\n",
@@ -111,6 +153,12 @@ int main(int argc, char **argv)
 	if (meetings < 100 || hit * 3 < meetings * 2) {
 		fprintf(stderr,
 			"meetings_selftest: FAILED: fewer than 100 meetings, or fewer than two in three met the cell named\n");
+		return 1;
+	}
+	/* the shipped corpus has stale walks: some meetings rework them */
+	if (!reworks) {
+		fprintf(stderr,
+			"meetings_selftest: FAILED: no meeting reworked a stale walk\n");
 		return 1;
 	}
 	/*

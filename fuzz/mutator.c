@@ -279,7 +279,9 @@ bool mlf_meeting_mutate(const struct mlf_format *f, uint8_t *data,
 	/* a target's bug: meetings_selftest fails on it */
 	if (m->at > cur.n)
 		return false;
-	j = open_gap(&cur, m->at, 1 + m->nr_first);
+	if (m->rework && m->at == cur.n)
+		return false;
+	j = m->rework ? m->at : open_gap(&cur, m->at, 1 + m->nr_first);
 	f->meeting_record(&cur, m, g, &cur.r[j]);
 	*len = join(f, &cur, data, max);
 	if (mlf_target_meeting_made)

@@ -51,12 +51,15 @@ struct mlf_records {
  * @nr_first ops of @first go in just before it, in order: ones it needs
  * (a park for an unpark to finish, an unpark to free a park's slot, or to
  * leave a memcg nothing but its folios; a new memcg, and a zone where
- * kswapd stops, for a walk to rotate that memcg to a bin).
+ * kswapd stops, for a walk to rotate that memcg to a bin). With
+ * @rework, the op is record @at itself, made anew (the format says how;
+ * no first ops).
  */
 #define MLF_MEETING_MAX_FIRST 4
 struct mlf_meeting {
 	size_t at;
 	int kind, memcg, node, folio, parked, cell, draw, start, zone;
+	bool rework;
 	int nr_first;
 	struct mlf_meeting_first {
 		int kind, memcg, node, parked;

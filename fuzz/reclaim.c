@@ -337,10 +337,56 @@ static bool guess_again(uint8_t *data, size_t *size, size_t max,
 	return true;
 }
 
+/*
+ * A stale walk of the input (one that others= leave behind), its draws
+ * made to name one bin, at random, in one meeting in REWORK_ONE_IN. What
+ * such a walk rotates goes to the bins its draws name, in the young
+ * generation, on the tail segment for a memcg with nothing to reclaim
+ * there; only where the walk goes on to that bin does it meet that memcg
+ * again, behind the memcgs that stayed. Which bin that is, the others'
+ * runs decide: of the stale walks of a minute's corpus (seed 81's, at
+ * 1cbcc75), each re-drawn to each bin in turn, one in 280 met a cell that
+ * no input of that minute met.
+ */
+#define REWORK_ONE_IN 4
+
+static bool rework_stale_walk(const uint8_t *data, size_t size, uint64_t seed,
+			      struct mlf_meeting *m)
+{
+	/* draws of its own: the meetings draw from @seed too */
+	struct mlf_rng g = mlf_rng_seeded(seed ^ 0x7265776f726bULL);
+	size_t i, seen = 0, pick = 0;
+
+	if (!mlf_rng_one_in(&g, REWORK_ONE_IN))
+		return false;
+	nr_ops = mlf_reclaim_decode(data, size, &header, ops,
+				    MLF_RECLAIM_MAX_OPS);
+	for (i = 0; i < nr_ops; i++)
+		if (ops[i].kind == RECLAIM_OP_RECLAIM && ops[i].others >= 2 &&
+		    !mlf_rng_below(&g, ++seen))
+			pick = i;
+	if (!seen)
+		return false;
+	*m = (struct mlf_meeting){ .at = pick,
+				   .kind = RECLAIM_OP_RECLAIM,
+				   .memcg = -1,
+				   .node = ops[pick].node,
+				   .folio = -1,
+				   .parked = -1,
+				   .cell = -1,
+				   .draw = mlf_rng_below(&g, MEMCG_NR_BINS),
+				   .start = -1,
+				   .zone = -1,
+				   .rework = true };
+	return true;
+}
+
 bool mlf_target_meeting(uint8_t *data, size_t *size, size_t max,
 			uint64_t seed, struct mlf_meeting *m)
 {
 	if (guess_again(data, size, max, seed, m))
+		return true;
+	if (rework_stale_walk(data, *size, seed, m))
 		return true;
 	while (nr_fresh) {
 		struct fresh_place *fp = &fresh[fresh_first];

@@ -357,6 +357,19 @@ static void meeting_record(const struct mlf_records *in,
 	struct mlf_reclaim_op op;
 	int i;
 
+	if (m->rework) {
+		/*
+		 * a stale walk's draws after its first all name bin @draw:
+		 * each memcg it rotates goes there, and it comes back to
+		 * them if it walks that bin after
+		 */
+		if (decode_record(in->header, out, &h, &op)) {
+			op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
+			memset(op.draws + 1, m->draw, op.nr_draws - 1);
+			out->len = mlf_reclaim_encode_op(&op, out->b);
+		}
+		return;
+	}
 	mlf_reclaim_decode(in->header, MLF_RECLAIM_HEADER_BYTES, &h, NULL, 0);
 	for (i = 0; i < m->nr_first; i++) {
 		random_op(in, &h, g, &op);
