@@ -191,15 +191,14 @@ static void random_record(const struct mlf_records *in, struct mlf_rng *g,
 
 /*
  * A walk that others leave stale, with @nr_draws draws (2 or more): past
- * the first all name one bin, so what it meets on the young generation
+ * the first all name one bin (@bin), so what it meets on the young generation
  * piles up there and it meets those memcgs again in a bin of three or
  * more (resched_hook() keeps the op's draws for the walk)
  */
-static void pile_draws(struct mlf_reclaim_op *op, int nr_draws,
-		       struct mlf_rng *g)
+static void pile_draws(struct mlf_reclaim_op *op, int nr_draws, u8 bin)
 {
 	op->nr_draws = nr_draws;
-	memset(op->draws + 1, mlf_rng_next(g), nr_draws - 1);
+	memset(op->draws + 1, bin, nr_draws - 1);
 }
 
 /*
@@ -290,6 +289,7 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	struct mlf_reclaim_header h;
 	struct mlf_reclaim_op base, op;
 	size_t n = 0, want;
+	int nr_draws;
 
 	if (!max)
 		return 0;
@@ -298,7 +298,8 @@ static size_t random_run(const struct mlf_records *in, struct mlf_rng *g,
 	if (mlf_rng_one_in(g, 4)) {
 		base.kind = RECLAIM_OP_RECLAIM;
 		base.others = mlf_rng_one_in(g, 4) ? 2 : 3;
-		pile_draws(&base, 2 + mlf_rng_below(g, 7), g);
+		nr_draws = 2 + mlf_rng_below(g, 7);
+		pile_draws(&base, nr_draws, mlf_rng_next(g));
 		out[n++].len = mlf_reclaim_encode_op(&base, out[0].b);
 		return n;
 	}
@@ -364,8 +365,7 @@ static void meeting_record(const struct mlf_records *in,
 		 * them if it walks that bin after
 		 */
 		if (decode_record(in->header, out, &h, &op)) {
-			op.nr_draws = MLF_RECLAIM_MAX_DRAWS;
-			memset(op.draws + 1, m->draw, op.nr_draws - 1);
+			pile_draws(&op, MLF_RECLAIM_MAX_DRAWS, m->draw);
 			out->len = mlf_reclaim_encode_op(&op, out->b);
 		}
 		return;
@@ -417,7 +417,7 @@ static void meeting_record(const struct mlf_records *in,
 		/* a stale walk, to meet a memcg on the young generation */
 		op.others = mlf_rng_one_in(g, 4) ? 2 : 3;
 		op.target = 0;
-		pile_draws(&op, MLF_RECLAIM_MAX_DRAWS, g);
+		pile_draws(&op, MLF_RECLAIM_MAX_DRAWS, mlf_rng_next(g));
 	} else if (m->draw >= 0) {
 		/*
 		 * kswapd of its own (no others) over zone 0, whose draws all
@@ -506,9 +506,8 @@ static void tweak_record(const struct mlf_records *in, struct mlf_record *rec,
 	case 7:
 		if (op.kind == RECLAIM_OP_RECLAIM && op.others &&
 		    mlf_rng_one_in(g, 2)) {
-			pile_draws(&op,
-				   2 + mlf_rng_below(g, MLF_RECLAIM_MAX_DRAWS - 1),
-				   g);
+			n = 2 + mlf_rng_below(g, MLF_RECLAIM_MAX_DRAWS - 1);
+			pile_draws(&op, n, mlf_rng_next(g));
 			break;
 		}
 		if (op.kind == RECLAIM_OP_RECLAIM) {
