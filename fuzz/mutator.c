@@ -265,11 +265,50 @@ static bool meeting_due(const struct mlf_format *f, struct mlf_rng *g)
 	       mlf_rng_one_in(g, one_in);
 }
 
+/*
+ * Room within @max for records up to @end (the meeting's last): @m's spare
+ * records, all before its op, taken out until there is; false if there
+ * is not even without them. The meeting's op moves up by those it took.
+ */
+static bool make_room(const struct mlf_format *f, struct mlf_records *r,
+		      struct mlf_meeting *m, size_t end, size_t max)
+{
+	static bool out[MLF_MUT_MAX_RECORDS];
+	size_t need = f->header_len, i, j, k;
+	int s;
+
+	m->nr_spared = 0;
+	for (i = 0; i < end && i < r->n; i++)
+		need += r->r[i].len;
+	if (need <= max)
+		return true;
+	memset(out, 0, end * sizeof(out[0]));
+	for (s = 0, k = 0; s < m->nr_spare && need > max; s++) {
+		i = m->spare[s];
+		/* only records before the meeting's, each once */
+		if (i >= m->at || out[i])
+			continue;
+		out[i] = true;
+		need -= r->r[i].len;
+		k++;
+	}
+	if (need > max)
+		return false;
+	for (i = j = 0; i < r->n; i++)
+		if (i >= end || !out[i])
+			r->r[j++] = r->r[i];
+	r->n = j;
+	m->at -= k;
+	m->nr_spared = k;
+	return true;
+}
+
 bool mlf_meeting_mutate(const struct mlf_format *f, uint8_t *data,
 			size_t size, size_t max, struct mlf_rng *g,
 			struct mlf_meeting *m, size_t *len)
 {
 	size_t j;
+	bool fits;
 
 	if (!f->meeting_record || !mlf_target_meeting)
 		return false;
@@ -281,9 +320,13 @@ bool mlf_meeting_mutate(const struct mlf_format *f, uint8_t *data,
 		return false;
 	j = m->rework ? m->at : open_gap(&cur, m->at, 1 + m->nr_first);
 	f->meeting_record(&cur, m, g, &cur.r[j]);
+	m->at = j;
+	fits = make_room(f, &cur, m, j + (m->rework ? 1 : 1 + m->nr_first),
+			 max);
+	/* without room, what fits of the meeting's ops: a mutation still */
 	*len = join(f, &cur, data, max);
 	if (mlf_target_meeting_made)
-		mlf_target_meeting_made(data, *len);
+		mlf_target_meeting_made(fits ? data : NULL, fits ? *len : 0, m);
 	return true;
 }
 

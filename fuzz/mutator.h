@@ -53,9 +53,13 @@ struct mlf_records {
  * leave a memcg nothing but its folios; a new memcg, and a zone where
  * kswapd stops, for a walk to rotate that memcg to a bin). With
  * @rework, the op is record @at itself, made anew (the format says how;
- * no first ops).
+ * no first ops). The @nr_spare records of @spare, all before @at, are ops
+ * the target's world skipped (they did nothing): where the input has no
+ * room for the meeting's ops, they go, in that order, until it has
+ * (@nr_spared of them, and @at moves up as many).
  */
 #define MLF_MEETING_MAX_FIRST 4
+#define MLF_MEETING_MAX_SPARE 64
 struct mlf_meeting {
 	size_t at;
 	int kind, memcg, node, folio, parked, cell, draw, start, zone;
@@ -64,6 +68,8 @@ struct mlf_meeting {
 	struct mlf_meeting_first {
 		int kind, memcg, node, parked;
 	} first[MLF_MEETING_MAX_FIRST];
+	int nr_spare, nr_spared;
+	uint16_t spare[MLF_MEETING_MAX_SPARE];
 };
 
 struct mlf_format {
@@ -123,12 +129,14 @@ bool mlf_target_meeting(uint8_t *data, size_t *size, size_t max,
 
 /*
  * The input (@data, @size bytes) the mutator made of the meeting
- * mlf_target_meeting() picked last, for the target to tell, when the
- * engine runs it, whether that meeting did what it was put in for. Weak,
- * as mlf_target_meeting().
+ * mlf_target_meeting() picked last, @m with @m->at where its op went (the
+ * spare records it took out come off it), for the target to tell, when
+ * the engine runs it, whether that meeting did what it was put in for;
+ * @data NULL where the meeting's ops found no room. Weak, as
+ * mlf_target_meeting().
  */
-void mlf_target_meeting_made(const uint8_t *data, size_t size)
-	__attribute__((weak));
+void mlf_target_meeting_made(const uint8_t *data, size_t size,
+			     const struct mlf_meeting *m) __attribute__((weak));
 
 /*
  * A meeting as a mutation: @data (@size bytes, room for @max), or the

@@ -114,6 +114,8 @@ static bool stood_before[ARRAY_SIZE(stood_feedback)];
 /* the input run() runs, and the op it is before */
 static const uint8_t *run_data;
 static size_t run_size, run_at;
+/* of a meeting's run, the ops the world skipped */
+static bool skipped[MLF_RECLAIM_MAX_OPS];
 
 /*
  * A meeting that may take a memcg to a place with cells to meet, without
@@ -267,7 +269,7 @@ static void run(const uint8_t *data, size_t size,
 			break;
 		if (!pick && ops[i].kind == RECLAIM_OP_RECLAIM)
 			reclaim_size(&ops[i]);
-		reclaim_world_apply(&world, &ops[i]);
+		skipped[i] = !reclaim_world_apply(&world, &ops[i]);
 		run_at = i + 1;
 		if (!pick)
 			reclaim_world_stands(&world, -1, false, stood, NULL);
@@ -287,6 +289,7 @@ static bool meeting(const uint8_t *data, size_t size, uint64_t seed,
 		    int focus, size_t focus_at, int want, struct mlf_meeting *m)
 {
 	struct reclaim_meeting_pick pick;
+	size_t i;
 
 	if (!reclaim_meeting_begin(&pick, data, size, seed, focus, focus_at))
 		return false;
@@ -294,6 +297,14 @@ static bool meeting(const uint8_t *data, size_t size, uint64_t seed,
 	run(data, size, &pick);
 	if (!reclaim_meeting_end(&pick, m))
 		return false;
+	/*
+	 * What the world skipped may go to make room: nothing it does
+	 * depends on an op that did nothing (not even the others' draws,
+	 * resched_hook())
+	 */
+	for (i = m->at; i-- && m->nr_spare < MLF_MEETING_MAX_SPARE;)
+		if (skipped[i])
+			m->spare[m->nr_spare++] = i;
 	if (!pick.advance)
 		return true;
 	if (want < 0) {
@@ -307,17 +318,24 @@ static bool meeting(const uint8_t *data, size_t size, uint64_t seed,
 		guess.goal = pick.goal;
 		guess.again = GUESS_AGAIN;
 	}
-	guess.end = m->at + 1 + m->nr_first;
 	guess.slot = pick.subject;
 	guess.nid = pick.subject_node;
 	guess.move = pick.move;
 	return true;
 }
 
-void mlf_target_meeting_made(const uint8_t *data, size_t size)
+void mlf_target_meeting_made(const uint8_t *data, size_t size,
+			     const struct mlf_meeting *m)
 {
-	if (guess.data)
-		guess.made = reclaim_meeting_hash(data, size);
+	if (!guess.data)
+		return;
+	/* a guess whose ops found no room would not come true again */
+	if (!data) {
+		guess_drop();
+		return;
+	}
+	guess.made = reclaim_meeting_hash(data, size);
+	guess.end = m->at + 1 + m->nr_first;
 }
 
 /* a guess again at the last guess's place, if it did not come true */

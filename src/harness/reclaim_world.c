@@ -967,7 +967,7 @@ static void sweep(struct mlf_reclaim_world *rw,
 	draws[0] = first;
 	others = *e;
 	mlf_entropy_seed_after(draws, sizeof(draws),
-			       0x737770ULL + (u64)mlf_current_op);
+			       0x737770ULL + (u64)rw->ops_applied);
 	apply_reclaim(rw, nested);
 	*e = others;
 }
@@ -1008,13 +1008,15 @@ static void resched_hook(const char *where)
 	 * generation it walks, and may meet them again (draws of 0 once the
 	 * op's run out would send them to one bin, and the walk would meet
 	 * them forever). The others draw from a generator of their own,
-	 * seeded by the op's index alone: a change of the walk's draws
-	 * leaves what they do as it was.
+	 * seeded by how many ops applied before this one alone: a change of
+	 * the walk's draws leaves what they do as it was, and so does taking
+	 * out an op that the world skipped (a reproducer's minimization, a
+	 * meeting making room in a full input).
 	 */
 	mlf_entropy_seed_after(e->bytes + e->pos, e->len - e->pos,
-			       0x6d6c66ULL + (u64)mlf_current_op);
+			       0x6d6c66ULL + (u64)rw->ops_applied);
 	walk = *e;
-	mlf_entropy_seed(0x6f7468ULL + (u64)mlf_current_op);
+	mlf_entropy_seed(0x6f7468ULL + (u64)rw->ops_applied);
 	sweeps = rw->others_due == 3 ? 2 : 0;
 	while (rw->others_due) {
 		rw->others_due--;
