@@ -251,9 +251,18 @@ static bool look(struct reclaim_meeting_pick *pick, size_t i)
 	return pick->focus < 0 || i < pick->focus_at;
 }
 
+/*
+ * The engine's run of the input (@pick NULL), or a meeting's, which looks
+ * where memcgs stand as it goes. A meeting's run goes to the end as the
+ * engine's did even when it has nothing more to look at: the world's
+ * teardown checks what the input left, and a failure there that the
+ * engine's run did not see would be a failure of the mutator's, with no
+ * input to replay.
+ */
 static void run(const uint8_t *data, size_t size,
 		struct reclaim_meeting_pick *pick)
 {
+	bool looking = pick;
 	size_t i;
 
 	mlf_set_context_printer(print_context);
@@ -262,9 +271,9 @@ static void run(const uint8_t *data, size_t size,
 	reclaim_world_init(&world, header.nr_nodes, header.pool_size);
 	run_data = data;
 	run_size = size;
-	for (i = 0; i <= nr_ops; i++) {
-		if (pick && !look(pick, i))
-			break;
+	for (i = 0; i < nr_ops || (looking && i == nr_ops); i++) {
+		if (looking && !look(pick, i))
+			looking = false;
 		if (i == nr_ops)
 			break;
 		if (!pick && ops[i].kind == RECLAIM_OP_RECLAIM)
