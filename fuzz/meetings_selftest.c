@@ -16,7 +16,8 @@
  * those, by move, and checks that guesses to grow a bin come true one
  * time in six or more, and guesses to offline an ancestor nine in ten;
  * and that a meeting that reworks a stale walk's draws keeps the number of
- * ops and names one bin with every draw after the first.
+ * ops, names one bin with every draw after the first, and leaves the
+ * walk's crowded bin where it was.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -36,9 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
  * A meeting that made a stale walk's draws anew: the input keeps its ops,
- * and the walk at @m->at names @m->draw with every draw after its first
+ * the walk at @m->at names @m->draw with every draw after its first, and
+ * its crowded bin is as it was (@crowded_before), which its draws do not
+ * move
  */
 static struct mlf_reclaim_op ops[MLF_RECLAIM_MAX_OPS];
+static int crowded_before;
 
 static size_t decode(const uint8_t *data, size_t size)
 {
@@ -53,6 +57,10 @@ static bool reworked(const uint8_t *data, size_t size, size_t nr_before,
 	size_t nr = decode(data, size);
 	int k;
 
+	if (reclaim_crowded_bin(data, size, m->at) != crowded_before)
+		return false;
+	decode(data, size);
+
 	if (nr != nr_before || m->at >= nr ||
 	    ops[m->at].kind != RECLAIM_OP_RECLAIM || ops[m->at].others < 2 ||
 	    ops[m->at].nr_draws < 2)
@@ -66,7 +74,8 @@ static bool reworked(const uint8_t *data, size_t size, size_t nr_before,
 int main(int argc, char **argv)
 {
 	const struct mlf_format *f = &mlf_target_format;
-	static uint8_t data[MAX_SIZE];
+	static uint8_t data[MAX_SIZE], before[MAX_SIZE];
+	size_t size_before;
 	static const char *const move_names[RECLAIM_NR_MOVES] = {
 		[RECLAIM_MOVE_DIE] = "take an offline memcg's last charges",
 		[RECLAIM_MOVE_DEEPEN] = "offline its nearest online ancestor",
@@ -109,6 +118,8 @@ int main(int argc, char **argv)
 
 			/* the target fills @m only if it has a meeting */
 			m.at = (size_t)-1;
+			memcpy(before, data, size);
+			size_before = size;
 			if (!mlf_meeting_mutate(f, data, size, MAX_SIZE, &g, &m,
 						&size)) {
 				if (m.at == (size_t)-1)
@@ -120,9 +131,11 @@ int main(int argc, char **argv)
 			}
 			if (m.rework) {
 				reworks++;
+				crowded_before = reclaim_crowded_bin(
+					before, size_before, m.at);
 				if (!reworked(data, size, nr_before, &m)) {
 					fprintf(stderr,
-						"meetings_selftest: FAILED: a reworked walk at %zu is not a stale walk with its draws on bin %d, or the input lost or gained ops\n",
+						"meetings_selftest: FAILED: a reworked walk at %zu is not a stale walk with its draws on bin %d, or its crowded bin moved, or the input lost or gained ops\n",
 						m.at, m.draw);
 					return 1;
 				}

@@ -74,6 +74,11 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s);
 /* the meeting picked, if any */
 bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m);
 /*
+ * The crowded_bin (reclaim_world.h) of op @at of the input, a reclaim op
+ * (-1: none), run up to it (fuzz/reclaim.c)
+ */
+int reclaim_crowded_bin(const uint8_t *data, size_t size, size_t at);
+/*
  * The guesses of @move the engine ran (an input the mutator made of one),
  * and of those the ones that took the memcg to their place (fuzz/reclaim.c)
  */

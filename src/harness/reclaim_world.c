@@ -972,6 +972,25 @@ static void sweep(struct mlf_reclaim_world *rw,
 	*e = others;
 }
 
+/* the bin of generation @gen on node @nid with the most memcgs (-1: none) */
+static int crowded_bin(const struct mlf_reclaim_world *rw, int nid, int gen)
+{
+	const struct lru_gen_memcg *lru = &rw->w.cs.nodes[nid].memcg_lru;
+	const struct hlist_nulls_node *n;
+	int bin, len, most = 0, crowded = -1;
+
+	for (bin = 0; bin < MEMCG_NR_BINS; bin++) {
+		len = 0;
+		for (n = lru->fifo[gen][bin].first; !is_a_nulls(n); n = n->next)
+			len++;
+		if (len > most) {
+			most = len;
+			crowded = bin;
+		}
+	}
+	return crowded;
+}
+
 /*
  * Another reclaimer runs while this one yields (a scheduling point of the
  * walk, where it holds no lock and is outside RCU, its memcg pinned by a
@@ -1028,6 +1047,9 @@ static void resched_hook(const char *where)
 		}
 	}
 	*e = walk;
+	rw->crowded_bin =
+		crowded_bin(rw, nested.node,
+			    get_memcg_gen(rw->w.cs.seq_before[nested.node]));
 }
 
 /*
@@ -1340,6 +1362,7 @@ static bool apply_op(struct mlf_reclaim_world *rw,
 		break;
 	case RECLAIM_OP_RECLAIM:
 		rw->others_due = op->others;
+		rw->crowded_bin = -1;
 		apply_reclaim(rw, op);
 		rw->others_due = 0;
 		break;

@@ -102,6 +102,12 @@ struct mlf_reclaim_world {
 	bool charge_ref[MLF_RECLAIM_MAX_POOL];
 	/* the nested runs the current reclaim op still runs at its next yield */
 	int others_due;
+	/*
+	 * Of the last reclaim op, the bin of its walk's generation with the
+	 * most memcgs once the others had run in its yield (-1: none ran, or
+	 * that generation is empty)
+	 */
+	int crowded_bin;
 	/* counters */
 	unsigned long ops_applied, ops_skipped, evictions, throttle_sleeps;
 	unsigned long folios_freed;
