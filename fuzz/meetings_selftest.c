@@ -19,7 +19,6 @@
  * ops, names one bin with every draw after the first, and leaves the
  * walk's crowded bin where it was.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,11 +70,71 @@ static bool reworked(const uint8_t *data, size_t size, size_t nr_before,
 	return true;
 }
 
+/* the meetings of the run, over all inputs */
+static unsigned long meetings, met, hit, reworks;
+/* a meeting that failed its checks (the message is out) */
+static bool failed;
+
+/* meetings on one input until it has none left, each input run again */
+static bool meet(uint8_t *data, size_t size, void *arg)
+{
+	static uint8_t before[MAX_SIZE];
+	static struct mlf_rng g;
+	static bool seeded;
+	struct mlf_meeting m;
+	size_t size_before;
+	int r;
+
+	(void)arg;
+	if (!seeded) {
+		g = mlf_rng_seeded(1);
+		seeded = true;
+	}
+	LLVMFuzzerTestOneInput(data, size);
+	for (r = 0; r < ROUNDS; r++) {
+		unsigned int ids = mlf_states->nr_met;
+		size_t nr_before = decode(data, size);
+
+		/* the target fills @m only if it has a meeting */
+		m.at = (size_t)-1;
+		memcpy(before, data, size);
+		size_before = size;
+		if (!mlf_meeting_mutate(&mlf_target_format, data, size,
+					MAX_SIZE, &g, &m, &size)) {
+			if (m.at == (size_t)-1)
+				break;
+			fprintf(stderr,
+				"meeting at %zu, past the input's records\n",
+				m.at);
+			failed = true;
+			return false;
+		}
+		if (m.rework) {
+			reworks++;
+			crowded_before =
+				reclaim_crowded_bin(before, size_before, m.at);
+			if (!reworked(data, size, nr_before, &m)) {
+				fprintf(stderr,
+					"meetings_selftest: FAILED: a reworked walk at %zu is not a stale walk with its draws on bin %d, or its crowded bin moved, or the input lost or gained ops\n",
+					m.at, m.draw);
+				failed = true;
+				return false;
+			}
+		}
+		LLVMFuzzerTestOneInput(data, size);
+		/* an op that may take a memcg on: no cell named */
+		if (m.cell < 0)
+			continue;
+		meetings++;
+		met += mlf_states->nr_met > ids;
+		hit += !!mlf_states->met[m.cell];
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	const struct mlf_format *f = &mlf_target_format;
-	static uint8_t data[MAX_SIZE], before[MAX_SIZE];
-	size_t size_before;
+	static uint8_t data[MAX_SIZE];
 	static const char *const move_names[RECLAIM_NR_MOVES] = {
 		[RECLAIM_MOVE_DIE] = "take an offline memcg's last charges",
 		[RECLAIM_MOVE_DEEPEN] = "offline its nearest online ancestor",
@@ -83,74 +142,21 @@ int main(int argc, char **argv)
 		[RECLAIM_MOVE_SHIFT] = "offline the memcg ahead of it",
 		[RECLAIM_MOVE_RETIRE] = "offline it with charges that hold it",
 	};
-	unsigned long meetings = 0, met = 0, hit = 0, inputs = 0, reworks = 0;
 	unsigned long judged[RECLAIM_NR_MOVES], came_true[RECLAIM_NR_MOVES];
+	long inputs = -1;
 	int move;
-	struct mlf_rng g = mlf_rng_seeded(1);
-	struct mlf_meeting m;
-	struct dirent *e;
-	char path[4096];
-	DIR *d;
 
-	if (argc != 2 || !(d = opendir(argv[1]))) {
+	if (argc == 2)
+		inputs =
+			mlf_for_each_input(argv[1], data, MAX_SIZE, meet, NULL);
+	if (inputs < 0) {
 		fprintf(stderr,
 			"usage: meetings_selftest DIR (a reclaim corpus)\n");
 		return 2;
 	}
-	while ((e = readdir(d))) {
-		size_t size;
-		FILE *in;
-		int r;
-
-		if (e->d_type != DT_REG || !mlf_is_input_name(e->d_name))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", argv[1], e->d_name);
-		in = fopen(path, "rb");
-		if (!in)
-			continue;
-		size = fread(data, 1, MAX_SIZE, in);
-		fclose(in);
-		inputs++;
-		LLVMFuzzerTestOneInput(data, size);
-		for (r = 0; r < ROUNDS; r++) {
-			unsigned int ids = mlf_states->nr_met;
-			size_t nr_before = decode(data, size);
-
-			/* the target fills @m only if it has a meeting */
-			m.at = (size_t)-1;
-			memcpy(before, data, size);
-			size_before = size;
-			if (!mlf_meeting_mutate(f, data, size, MAX_SIZE, &g, &m,
-						&size)) {
-				if (m.at == (size_t)-1)
-					break;
-				fprintf(stderr,
-					"meeting at %zu, past the input's records\n",
-					m.at);
-				return 1;
-			}
-			if (m.rework) {
-				reworks++;
-				crowded_before = reclaim_crowded_bin(
-					before, size_before, m.at);
-				if (!reworked(data, size, nr_before, &m)) {
-					fprintf(stderr,
-						"meetings_selftest: FAILED: a reworked walk at %zu is not a stale walk with its draws on bin %d, or its crowded bin moved, or the input lost or gained ops\n",
-						m.at, m.draw);
-					return 1;
-				}
-			}
-			LLVMFuzzerTestOneInput(data, size);
-			/* an op that may take a memcg on: no cell named */
-			if (m.cell < 0)
-				continue;
-			meetings++;
-			met += mlf_states->nr_met > ids;
-			hit += !!mlf_states->met[m.cell];
-		}
-	}
-	closedir(d);
-	printf("meetings_selftest: %lu inputs, %lu meetings, %lu met a new cell, %lu the one named, %lu stale walks reworked\n",
+	if (failed)
+		return 1;
+	printf("meetings_selftest: %ld inputs, %lu meetings, %lu met a new cell, %lu the one named, %lu stale walks reworked\n",
 	       inputs, meetings, met, hit, reworks);
 	for (move = 0; move < RECLAIM_NR_MOVES; move++) {
 		reclaim_guesses(move, &judged[move], &came_true[move]);

@@ -30,30 +30,22 @@ static size_t sizes[MAX_INPUTS];
 static int nr_inputs;
 static struct mlf_records recs;
 
+static bool keep(uint8_t *data, size_t size, void *arg)
+{
+	(void)arg;
+	memcpy(inputs[nr_inputs], data, size);
+	sizes[nr_inputs++] = size;
+	return nr_inputs < MAX_INPUTS;
+}
+
 static int load(const char *dir)
 {
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	char path[4096];
+	static uint8_t buf[MAX_SIZE];
 
-	if (!d) {
+	if (mlf_for_each_input(dir, buf, MAX_SIZE, keep, NULL) < 0) {
 		fprintf(stderr, "mutator_selftest: cannot open %s\n", dir);
 		return -1;
 	}
-	while ((e = readdir(d)) && nr_inputs < MAX_INPUTS) {
-		FILE *f;
-
-		if (e->d_type != DT_REG || !mlf_is_input_name(e->d_name))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		f = fopen(path, "rb");
-		if (!f)
-			continue;
-		sizes[nr_inputs] = fread(inputs[nr_inputs], 1, MAX_SIZE, f);
-		fclose(f);
-		nr_inputs++;
-	}
-	closedir(d);
 	return nr_inputs;
 }
 

@@ -17,7 +17,6 @@
  * if anything the world does depends on an op's index (the others' draws
  * did, resched_hook()).
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,48 +37,18 @@ static struct mlf_reclaim_header header;
 static struct mlf_reclaim_op ops[MLF_RECLAIM_MAX_OPS];
 static struct mlf_reclaim_world world;
 
-typedef void (*input_fn)(uint8_t *data, size_t size);
-
-static unsigned long for_each_input(const char *dir, input_fn fn)
-{
-	static uint8_t data[MAX_SIZE];
-	unsigned long inputs = 0;
-	struct dirent *e;
-	char path[4096];
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		size_t size;
-		FILE *in;
-
-		if (e->d_type != DT_REG || !mlf_is_input_name(e->d_name))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		in = fopen(path, "rb");
-		if (!in)
-			continue;
-		size = fread(data, 1, MAX_SIZE, in);
-		fclose(in);
-		inputs++;
-		fn(data, size);
-	}
-	closedir(d);
-	return inputs;
-}
-
 /* the meetings on full inputs */
 static unsigned long meetings, hit, spared, no_room;
 static struct mlf_rng g;
 
-static void full_input(uint8_t *data, size_t size)
+static bool full_input(uint8_t *data, size_t size, void *arg)
 {
 	const size_t max = size;
 	struct mlf_meeting m;
 	size_t at;
 	int r;
 
+	(void)arg;
 	LLVMFuzzerTestOneInput(data, size);
 	for (r = 0; r < ROUNDS; r++) {
 		if (!mlf_meeting_mutate(&mlf_target_format, data, size, max, &g,
@@ -99,6 +68,7 @@ static void full_input(uint8_t *data, size_t size)
 		spared += m.nr_spared > 0;
 		hit += !!mlf_states->met[m.cell];
 	}
+	return true;
 }
 
 /* the stands after each op that applies, folded into one value per op */
@@ -160,7 +130,7 @@ static size_t run(size_t nr, long leave_out, uint64_t *out, bool *applied)
 
 static unsigned long left_out, changed;
 
-static void skipped_ops(uint8_t *data, size_t size)
+static bool skipped_ops(uint8_t *data, size_t size, void *arg)
 {
 	static uint64_t without[MLF_RECLAIM_MAX_OPS];
 	static bool applied[MLF_RECLAIM_MAX_OPS], again[MLF_RECLAIM_MAX_OPS];
@@ -169,6 +139,7 @@ static void skipped_ops(uint8_t *data, size_t size)
 	size_t n = run(nr, -1, digest, applied), i;
 	int tries = 0;
 
+	(void)arg;
 	for (i = nr; i-- && tries < SKIPPED_TRIES;) {
 		if (applied[i])
 			continue;
@@ -182,11 +153,13 @@ static void skipped_ops(uint8_t *data, size_t size)
 				i, nr);
 		}
 	}
+	return true;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long inputs;
+	static uint8_t data[MAX_SIZE];
+	long inputs;
 
 	if (argc != 2) {
 		fprintf(stderr,
@@ -194,15 +167,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	g = mlf_rng_seeded(1);
-	inputs = for_each_input(argv[1], full_input);
-	printf("room_selftest: %lu full inputs: %lu meetings went in, %lu of them after skipped ops went; %lu met the cell named; %lu found no room\n",
+	inputs = mlf_for_each_input(argv[1], data, MAX_SIZE, full_input, NULL);
+	if (inputs < 0) {
+		fprintf(stderr, "room_selftest: cannot read %s\n", argv[1]);
+		return 2;
+	}
+	printf("room_selftest: %ld full inputs: %lu meetings went in, %lu of them after skipped ops went; %lu met the cell named; %lu found no room\n",
 	       inputs, meetings, spared, hit, no_room);
 	if (meetings < 100 || hit * 3 < meetings * 2 || !spared) {
 		fprintf(stderr,
 			"room_selftest: FAILED: fewer than 100 meetings went in, fewer than two in three met the cell named, or none took skipped ops out\n");
 		return 1;
 	}
-	for_each_input(argv[1], skipped_ops);
+	mlf_for_each_input(argv[1], data, MAX_SIZE, skipped_ops, NULL);
 	printf("room_selftest: %lu skipped ops left out, %lu changed what came after\n",
 	       left_out, changed);
 	if (left_out < 100 || changed) {
