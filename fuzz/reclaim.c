@@ -114,8 +114,9 @@ static bool stood_before[ARRAY_SIZE(stood_feedback)];
 /* the input run() runs, and the op it is before */
 static const uint8_t *run_data;
 static size_t run_size, run_at;
-/* of a meeting's run, the ops the world skipped */
+/* of the last run, the ops the world skipped, and each op's crowded_bin */
 static bool skipped[MLF_RECLAIM_MAX_OPS];
+static int crowded[MLF_RECLAIM_MAX_OPS];
 
 /*
  * A meeting that may take a memcg to a place with cells to meet, without
@@ -252,15 +253,15 @@ static bool look(struct reclaim_meeting_pick *pick, size_t i)
 }
 
 /*
- * The engine's run of the input (@pick NULL), or a meeting's, which looks
- * where memcgs stand as it goes. A meeting's run goes to the end as the
- * engine's did even when it has nothing more to look at: the world's
- * teardown checks what the input left, and a failure there that the
- * engine's run did not see would be a failure of the mutator's, with no
- * input to replay.
+ * The engine's run of the input (@engine: the feedback), a meeting's
+ * (@pick: it looks where memcgs stand as it goes), or the mutator's own.
+ * The mutator's runs go to the end as the engine's did even when they
+ * have nothing more to look at: the world's teardown checks what the
+ * input left, and a failure there that the engine's run did not see
+ * would be a failure of the mutator's, with no input to replay.
  */
 static void run(const uint8_t *data, size_t size,
-		struct reclaim_meeting_pick *pick)
+		struct reclaim_meeting_pick *pick, bool engine)
 {
 	bool looking = pick;
 	size_t i;
@@ -276,13 +277,14 @@ static void run(const uint8_t *data, size_t size,
 			looking = false;
 		if (i == nr_ops)
 			break;
-		if (!pick && ops[i].kind == RECLAIM_OP_RECLAIM)
+		if (engine && ops[i].kind == RECLAIM_OP_RECLAIM)
 			reclaim_size(&ops[i]);
 		skipped[i] = !reclaim_world_apply(&world, &ops[i]);
+		crowded[i] = world.crowded_bin;
 		run_at = i + 1;
-		if (!pick)
+		if (engine)
 			reclaim_world_stands(&world, -1, false, stood, NULL);
-		if (!pick && guess.judging && run_at == guess.end) {
+		if (engine && guess.judging && run_at == guess.end) {
 			guesses_judged[guess.move]++;
 			if (guess_came_true()) {
 				guesses_true[guess.move]++;
@@ -303,7 +305,7 @@ static bool meeting(const uint8_t *data, size_t size, uint64_t seed,
 	if (!reclaim_meeting_begin(&pick, data, size, seed, focus, focus_at))
 		return false;
 	pick.want = want;
-	run(data, size, &pick);
+	run(data, size, &pick, false);
 	if (!reclaim_meeting_end(&pick, m))
 		return false;
 	/*
@@ -384,20 +386,9 @@ static bool guess_again(uint8_t *data, size_t *size, size_t max,
 
 int reclaim_crowded_bin(const uint8_t *data, size_t size, size_t at)
 {
-	size_t nr = mlf_reclaim_decode(data, size, &header, ops,
-				       MLF_RECLAIM_MAX_OPS),
-	       i;
-	int bin = -1;
-
-	/* to the end, as run() goes */
-	reclaim_world_init(&world, header.nr_nodes, header.pool_size);
-	for (i = 0; i < nr; i++) {
-		reclaim_world_apply(&world, &ops[i]);
-		if (i == at)
-			bin = world.crowded_bin;
-	}
-	reclaim_world_destroy(&world);
-	return bin;
+	run(data, size, NULL, false);
+	return at < nr_ops && ops[at].kind == RECLAIM_OP_RECLAIM ? crowded[at] :
+								   -1;
 }
 
 static bool rework_stale_walk(const uint8_t *data, size_t size, uint64_t seed,
@@ -471,7 +462,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			guess.made == reclaim_meeting_hash(data, size);
 	if (guess.judging)
 		guess.made = 0;
-	run(data, size, NULL);
+	run(data, size, NULL, true);
 	guess.judging = false;
 	mlf_engine_counters_done();
 	return 0;
