@@ -15,6 +15,8 @@
  * with cells to meet (fuzz/reclaim.c judges it on the next run): it counts
  * those, by move, and checks that guesses to grow a bin come true one
  * time in six or more, and guesses to offline an ancestor nine in ten;
+ * that an unpark whose park must take a slot another memcg's eviction
+ * holds meets its cell two times in three;
  * and that a meeting that reworks a stale walk's draws keeps the number of
  * ops, names one bin with every draw after the first, and leaves the
  * walk's crowded bin where it was.
@@ -72,6 +74,8 @@ static bool reworked(const uint8_t *data, size_t size, size_t nr_before,
 
 /* the meetings of the run, over all inputs */
 static unsigned long meetings, met, hit, reworks;
+/* of those, unparks whose park first takes a slot an unpark frees */
+static unsigned long freed_slot, freed_slot_hit;
 /* a meeting that failed its checks (the message is out) */
 static bool failed;
 
@@ -128,6 +132,11 @@ static bool meet(uint8_t *data, size_t size, void *arg)
 		meetings++;
 		met += mlf_states->nr_met > ids;
 		hit += !!mlf_states->met[m.cell];
+		if (m.kind == RECLAIM_OP_UNPARK && m.nr_first == 2 &&
+		    m.first[0].kind == RECLAIM_OP_UNPARK) {
+			freed_slot++;
+			freed_slot_hit += !!mlf_states->met[m.cell];
+		}
 	}
 	return true;
 }
@@ -158,6 +167,8 @@ int main(int argc, char **argv)
 		return 1;
 	printf("meetings_selftest: %ld inputs, %lu meetings, %lu met a new cell, %lu the one named, %lu stale walks reworked\n",
 	       inputs, meetings, met, hit, reworks);
+	printf("meetings_selftest: unparks whose park took a slot an unpark freed: %lu, %lu met the cell named\n",
+	       freed_slot, freed_slot_hit);
 	for (move = 0; move < RECLAIM_NR_MOVES; move++) {
 		reclaim_guesses(move, &judged[move], &came_true[move]);
 		printf("meetings_selftest: guesses to %s: %lu run, %lu came true\n",
@@ -172,6 +183,17 @@ int main(int argc, char **argv)
 	if (meetings < 100 || hit * 3 < meetings * 2) {
 		fprintf(stderr,
 			"meetings_selftest: FAILED: fewer than 100 meetings, or fewer than two in three met the cell named\n");
+		return 1;
+	}
+	/*
+	 * An unpark where every park slot is taken by other memcgs'
+	 * evictions: the park it needs first takes the slot an unpark of
+	 * one of them frees (6 of 6 met their cell; with another op in
+	 * that unpark's place, the park finds no slot and 0 of 16 did)
+	 */
+	if (freed_slot < 4 || freed_slot_hit * 3 < freed_slot * 2) {
+		fprintf(stderr,
+			"meetings_selftest: FAILED: fewer than 4 unparks whose park took a slot an unpark freed, or fewer than two in three met the cell named\n");
 		return 1;
 	}
 	/* the shipped corpus has stale walks: some meetings rework them */

@@ -208,9 +208,9 @@ static void put_in(struct reclaim_meeting_pick *p, int kind, int memcg,
  * memcg (-1: none; -2: none can): none for a charge, which needs a zone
  * with a free page (the meeting names it); a charge on its node for a
  * touch where it has no folio there; a park for an unpark to finish (in the
- * slot the park takes), an unpark of another memcg's eviction for a park
- * to find a slot free; none for a walk, which a meeting puts in only for
- * a memcg on the young generation
+ * slot the park takes: put_first() frees one where none is), an unpark of
+ * another memcg's eviction for a park to find a slot free; none for a
+ * walk, which a meeting puts in only for a memcg on the young generation
  */
 static int first_kind(int kind, const struct reclaim_stand *s)
 {
@@ -234,7 +234,8 @@ static int first_kind(int kind, const struct reclaim_stand *s)
 	case RECLAIM_OP_UNPARK:
 		if (s->parked >= 0)
 			return -1;
-		return s->free_park >= 0 && s->c->stage != ST_DYING ?
+		return (s->free_park >= 0 || s->other_parked >= 0) &&
+				       s->c->stage != ST_DYING ?
 			       RECLAIM_OP_PARK :
 			       -2;
 	case RECLAIM_OP_PARK:
@@ -243,6 +244,33 @@ static int first_kind(int kind, const struct reclaim_stand *s)
 		return s->other_parked >= 0 ? RECLAIM_OP_UNPARK : -2;
 	}
 	return -1;
+}
+
+/*
+ * The ops an op of @kind on @s's memcg needs first (@first, first_kind()),
+ * then it. A park for an unpark takes a free slot, else the one an unpark
+ * of another memcg's eviction frees first: the slots stay full in an input
+ * that parks four times and never unparks, and the evictions of the other
+ * memcgs hold nothing that decides where this one stands.
+ */
+static void put_first(struct reclaim_meeting_pick *p, int first, int kind,
+		      const struct reclaim_stand *s)
+{
+	int park = s->free_park;
+
+	if (first == RECLAIM_OP_PARK && park < 0) {
+		park = s->other_parked;
+		choose_other(p, RECLAIM_OP_UNPARK, s, s->slot);
+		p->m.parked = park;
+		put_in(p, RECLAIM_OP_PARK, s->slot, s->nid, -1);
+	} else {
+		choose_other(p, first, s, s->slot);
+		if (first == RECLAIM_OP_UNPARK)
+			p->m.parked = s->other_parked;
+		if (first == RECLAIM_OP_ADD)
+			p->m.folio = s->next_folio;
+	}
+	put_in(p, kind, s->slot, s->nid, first == RECLAIM_OP_PARK ? park : -1);
 }
 
 /*
@@ -477,18 +505,10 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 		/* reservoir sampling: each place with the same chance */
 		if ((lru < 0 && tree < 0) || mlf_rng_below(&p->g, ++p->seen))
 			continue;
-		if (first < 0) {
+		if (first < 0)
 			choose(p, kind, s);
-		} else {
-			/* the op it needs first, then it */
-			choose_other(p, first, s, s->slot);
-			if (first == RECLAIM_OP_UNPARK)
-				p->m.parked = s->other_parked;
-			if (first == RECLAIM_OP_ADD)
-				p->m.folio = s->next_folio;
-			put_in(p, kind, s->slot, s->nid,
-			       first == RECLAIM_OP_PARK ? s->free_park : -1);
-		}
+		else
+			put_first(p, first, kind, s);
 		p->cells[0] = lru;
 		p->cells[1] = tree;
 		p->stage = c->stage;
