@@ -392,14 +392,14 @@ int reclaim_crowded_bin(const uint8_t *data, size_t size, size_t at)
 }
 
 static bool rework_stale_walk(const uint8_t *data, size_t size, uint64_t seed,
-			      struct mlf_meeting *m)
+			      int one_in, struct mlf_meeting *m)
 {
 	/* draws of its own: the meetings draw from @seed too */
 	struct mlf_rng g = mlf_rng_seeded(seed ^ 0x7265776f726bULL);
 	size_t i, seen = 0, pick = 0;
 	int bin;
 
-	if (!mlf_rng_one_in(&g, REWORK_ONE_IN))
+	if (!mlf_rng_one_in(&g, one_in))
 		return false;
 	nr_ops = mlf_reclaim_decode(data, size, &header, ops,
 				    MLF_RECLAIM_MAX_OPS);
@@ -433,7 +433,7 @@ bool mlf_target_meeting(uint8_t *data, size_t *size, size_t max,
 {
 	if (guess_again(data, size, max, seed, m))
 		return true;
-	if (rework_stale_walk(data, *size, seed, m))
+	if (rework_stale_walk(data, *size, seed, REWORK_ONE_IN, m))
 		return true;
 	while (nr_fresh) {
 		struct fresh_place *fp = &fresh[fresh_first];
@@ -446,7 +446,13 @@ bool mlf_target_meeting(uint8_t *data, size_t *size, size_t max,
 		}
 		fresh_pop();
 	}
-	return meeting(data, *size, seed, -1, 0, -1, m);
+	if (meeting(data, *size, seed, -1, 0, -1, m))
+		return true;
+	/*
+	 * Nothing to meet in this input (most, once a campaign has met the
+	 * places its inputs reach): the meeting's turn goes to a stale walk
+	 */
+	return rework_stale_walk(data, *size, ~seed, 1, m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
