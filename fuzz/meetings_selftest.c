@@ -16,7 +16,8 @@
  * those, by move, and checks that guesses to grow a bin come true one
  * time in six or more, and guesses to offline an ancestor nine in ten;
  * that an unpark whose park must take a slot another memcg's eviction
- * holds meets its cell two times in three;
+ * holds, and a walk from the bin of a memcg on the old generation, meet
+ * their cells two times in three;
  * and that a meeting that reworks a stale walk's draws keeps the number of
  * ops, names one bin with every draw after the first, and leaves the
  * walk's crowded bin where it was.
@@ -74,8 +75,11 @@ static bool reworked(const uint8_t *data, size_t size, size_t nr_before,
 
 /* the meetings of the run, over all inputs */
 static unsigned long meetings, met, hit, reworks;
-/* of those, unparks whose park first takes a slot an unpark frees */
-static unsigned long freed_slot, freed_slot_hit;
+/*
+ * of those, unparks whose park first takes a slot an unpark frees, and
+ * walks from the bin of a memcg on the old generation
+ */
+static unsigned long freed_slot, freed_slot_hit, walks, walks_hit;
 /* a meeting that failed its checks (the message is out) */
 static bool failed;
 
@@ -137,6 +141,10 @@ static bool meet(uint8_t *data, size_t size, void *arg)
 			freed_slot++;
 			freed_slot_hit += !!mlf_states->met[m.cell];
 		}
+		if (m.kind == RECLAIM_OP_RECLAIM && !m.nr_first) {
+			walks++;
+			walks_hit += !!mlf_states->met[m.cell];
+		}
 	}
 	return true;
 }
@@ -169,6 +177,8 @@ int main(int argc, char **argv)
 	       inputs, meetings, met, hit, reworks);
 	printf("meetings_selftest: unparks whose park took a slot an unpark freed: %lu, %lu met the cell named\n",
 	       freed_slot, freed_slot_hit);
+	printf("meetings_selftest: walks from a memcg's bin: %lu, %lu met the cell named\n",
+	       walks, walks_hit);
 	for (move = 0; move < RECLAIM_NR_MOVES; move++) {
 		reclaim_guesses(move, &judged[move], &came_true[move]);
 		printf("meetings_selftest: guesses to %s: %lu run, %lu came true\n",
@@ -194,6 +204,16 @@ int main(int argc, char **argv)
 	if (freed_slot < 4 || freed_slot_hit * 3 < freed_slot * 2) {
 		fprintf(stderr,
 			"meetings_selftest: FAILED: fewer than 4 unparks whose park took a slot an unpark freed, or fewer than two in three met the cell named\n");
+		return 1;
+	}
+	/*
+	 * A walk from the head of the bin of a memcg on the old generation
+	 * meets it there: 6 of 6 on the shipped corpus; offered for a dying
+	 * memcg too, which the walk releases instead, 6 of 14
+	 */
+	if (walks < 4 || walks_hit * 3 < walks * 2) {
+		fprintf(stderr,
+			"meetings_selftest: FAILED: fewer than 4 walks from a memcg's bin, or fewer than two in three met the cell named\n");
 		return 1;
 	}
 	/* the shipped corpus has stale walks: some meetings rework them */

@@ -414,10 +414,17 @@ static void meeting_record(const struct mlf_records *in,
 	if (m->kind == RECLAIM_OP_ADD || m->kind == RECLAIM_OP_REFAULT)
 		charge_fits(&op, m);
 	if (m->kind == RECLAIM_OP_RECLAIM && m->draw < 0) {
-		/* a stale walk, to meet a memcg on the young generation */
-		op.others = mlf_rng_one_in(g, 4) ? 2 : 3;
+		/*
+		 * a walk that visits each memcg of the old generation from
+		 * the head of bin @start on: direct reclaim with no target
+		 * (should_abort_scan() never stops it) and no others
+		 */
+		op.others = 0;
 		op.target = 0;
-		pile_draws(&op, MLF_RECLAIM_MAX_DRAWS, mlf_rng_next(g));
+		op.kswapd = 0;
+		op.dying = 0;
+		if (m->start >= 0)
+			op.draws[0] = m->start;
 	} else if (m->draw >= 0) {
 		/*
 		 * kswapd of its own (no others) over zone 0, whose draws all

@@ -22,8 +22,7 @@
 
 /*
  * The kinds of op a meeting puts in: those that act on one memcg, and a
- * walk where it meets a memcg only if others leave it stale (the young
- * generation: reclaim_format.c makes it one)
+ * walk from the bin of a memcg on the old generation (reclaim_format.c)
  */
 static const u8 meeting_kinds[] = {
 	RECLAIM_OP_ONLINE,     RECLAIM_OP_OFFLINE, RECLAIM_OP_RELEASE,
@@ -210,7 +209,7 @@ static void put_in(struct reclaim_meeting_pick *p, int kind, int memcg,
  * touch where it has no folio there; a park for an unpark to finish (in the
  * slot the park takes: put_first() frees one where none is), an unpark of
  * another memcg's eviction for a park to find a slot free; none for a
- * walk, which a meeting puts in only for a memcg on the young generation
+ * walk, which a meeting puts in only for a memcg on the old generation
  */
 static int first_kind(int kind, const struct reclaim_stand *s)
 {
@@ -220,8 +219,16 @@ static int first_kind(int kind, const struct reclaim_stand *s)
 		/* the allocator has a page for it */
 		return s->room_zone < 0 ? -2 : -1;
 	case RECLAIM_OP_RECLAIM:
-		/* a walk that is not stale meets the old generation */
-		return s->c->gen == ST_YOUNG ? -1 : -2;
+		/*
+		 * a walk meets a memcg on the young generation only where
+		 * others' runs in its yield leave it stale, and then where
+		 * they put it, not where it stood; a dying one it releases
+		 * (mem_cgroup_tryget() fails)
+		 */
+		return s->c->gen == ST_OLD && s->bin >= 0 &&
+				       s->c->stage != ST_DYING ?
+			       -1 :
+			       -2;
 	case RECLAIM_OP_TOUCH:
 		if (s->folio >= 0)
 			return -1;
@@ -502,6 +509,12 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 			continue;
 		lru = new_cell(c, kind, false);
 		tree = new_cell(c, kind, true);
+		/*
+		 * A walk from the head of the memcg's bin rotates those
+		 * ahead of it away first: it meets it at the head
+		 */
+		if (kind == RECLAIM_OP_RECLAIM && s->index > 0)
+			lru = -1;
 		/* reservoir sampling: each place with the same chance */
 		if ((lru < 0 && tree < 0) || mlf_rng_below(&p->g, ++p->seen))
 			continue;
@@ -509,6 +522,9 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s)
 			choose(p, kind, s);
 		else
 			put_first(p, first, kind, s);
+		/* a walk's first draw: the bin it starts in */
+		if (kind == RECLAIM_OP_RECLAIM)
+			p->m.start = s->bin;
 		p->cells[0] = lru;
 		p->cells[1] = tree;
 		p->stage = c->stage;
