@@ -368,7 +368,8 @@ static bool guess_again(uint8_t *data, size_t *size, size_t max,
 
 /*
  * A stale walk of the input (one that others= leave behind), its draws
- * made to name one bin in one meeting in REWORK_ONE_IN. What such a walk
+ * made to name one bin in one meeting in REWORK_ONE_IN, and in a meeting
+ * that finds nothing else to meet. What such a walk
  * rotates goes to the bins its draws name, in the young generation, on
  * the tail segment for a memcg with nothing to reclaim there; only where
  * the walk goes on to that bin does it meet that memcg again, behind the
