@@ -3,9 +3,10 @@
  * meetings_selftest DIR: the reclaim target's meetings (mutator.h,
  * reclaim_meetings.h) on its seeds, as a campaign would have them: one
  * state table for all (the engine's extra coverage, as fuzz/reclaim.c
- * attaches it), each seed run, then meetings on it until it has none left
- * (first on inputs that took a memcg where none had stood: fuzz/reclaim.c),
- * each op put in where the meeting says and the input run again. An op put
+ * attaches it), each seed run, then meetings on it until it has none
+ * left or ROUNDS (first on inputs that took a memcg where none had stood:
+ * fuzz/reclaim.c), each op put in where the meeting says and the input
+ * run again. An op put
  * in where a memcg stands in a state its kind has not met must meet a new
  * cell, unless its kind does not apply to that stage (which the meetings
  * learn by trying) or its operands keep it from applying; ctest
@@ -83,7 +84,7 @@ static unsigned long freed_slot, freed_slot_hit, walks, walks_hit;
 /* a meeting that failed its checks (the message is out) */
 static bool failed;
 
-/* meetings on one input until it has none left, each input run again */
+/* meetings on one input until it has none left or ROUNDS, each run again */
 static bool meet(uint8_t *data, size_t size, void *arg)
 {
 	static uint8_t before[MAX_SIZE];
