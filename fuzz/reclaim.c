@@ -111,9 +111,10 @@ static struct fresh_place {
 } fresh[FRESH_PLACES];
 static unsigned int fresh_first, nr_fresh;
 static bool stood_before[ARRAY_SIZE(stood_feedback)];
-/* the input run() runs, and the op it is before */
+/* the input run() runs, and the op it is before; the mutator's last's hash */
 static const uint8_t *run_data;
 static size_t run_size, run_at;
+static uint64_t run_hash;
 /* of the last run, the ops the world skipped, and each op's crowded_bin */
 static bool skipped[MLF_RECLAIM_MAX_OPS];
 static int crowded[MLF_RECLAIM_MAX_OPS];
@@ -272,6 +273,8 @@ static void run(const uint8_t *data, size_t size,
 	reclaim_world_init(&world, header.nr_nodes, header.pool_size);
 	run_data = data;
 	run_size = size;
+	/* the mutator's runs only (reclaim_crowded_bin()) */
+	run_hash = engine ? 0 : reclaim_meeting_hash(data, size);
 	for (i = 0; i < nr_ops || (looking && i == nr_ops); i++) {
 		if (looking && !look(pick, i))
 			looking = false;
@@ -387,7 +390,9 @@ static bool guess_again(uint8_t *data, size_t *size, size_t max,
 
 int reclaim_crowded_bin(const uint8_t *data, size_t size, size_t at)
 {
-	run(data, size, NULL, false);
+	/* a meeting that found nothing to meet may have run it just now */
+	if (reclaim_meeting_hash(data, size) != run_hash)
+		run(data, size, NULL, false);
 	return at < nr_ops && ops[at].kind == RECLAIM_OP_RECLAIM ? crowded[at] :
 								   -1;
 }

@@ -75,7 +75,7 @@ void reclaim_meeting_stand(void *arg, const struct reclaim_stand *s);
 bool reclaim_meeting_end(struct reclaim_meeting_pick *p, struct mlf_meeting *m);
 /*
  * The crowded_bin (reclaim_world.h) of op @at of the input, a reclaim op
- * (-1: none), run up to it (fuzz/reclaim.c)
+ * (-1: none), from a run of the whole input (fuzz/reclaim.c)
  */
 int reclaim_crowded_bin(const uint8_t *data, size_t size, size_t at);
 /*
