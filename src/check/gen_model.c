@@ -103,6 +103,39 @@ static void rank_sort(struct ranked *r, long n)
 		}
 }
 
+/* a min-heap of ranks: the lowest first, without sorting the rest */
+static void rank_sift_down(struct ranked *r, long n, long k)
+{
+	struct ranked t = r[k];
+	long c;
+
+	for (; (c = 2 * k + 1) < n; k = c) {
+		if (c + 1 < n && r[c + 1].rank < r[c].rank)
+			c++;
+		if (t.rank <= r[c].rank)
+			break;
+		r[k] = r[c];
+	}
+	r[k] = t;
+}
+
+static void rank_heapify(struct ranked *r, long n)
+{
+	long k;
+
+	for (k = n / 2 - 1; k >= 0; k--)
+		rank_sift_down(r, n, k);
+}
+
+static struct ranked rank_pop(struct ranked *r, long *n)
+{
+	struct ranked low = r[0];
+
+	r[0] = r[--*n];
+	rank_sift_down(r, *n, 0);
+	return low;
+}
+
 /*
  * The folios on (@slot, @nid)'s LRU of @type at @seq into @out, tail
  * first (the greatest key); how many
@@ -230,9 +263,10 @@ static long scan(struct mlf_reclaim_folio_model *m, int slot, int nid, int type,
 				i
 			};
 	}
-	rank_sort(order, n);
-	for (k = 0; k < n; k++) {
-		long i = order[k].i;
+	/* a pass stops after a batch: take its folios off a heap */
+	rank_heapify(order, n);
+	while (n) {
+		long i = rank_pop(order, &n).i;
 
 		scanned += model_pages(m, i);
 		if (m->flags[i] & BIT(PG_referenced)) {

@@ -150,9 +150,39 @@ static inline long model_zone_free(const struct mlf_reclaim_folio_model *m,
 	       m->zone_pages[nid][z];
 }
 
-/* each folio @i charged to (@slot, @nid), lowest first */
-#define for_each_lruvec_folio(m, slot, nid, i) \
-	for_each_set_bit(i, (m)->lruvec_folios[slot][nid], (m)->nr)
+/* where for_each_lruvec_folio() is: a word of the bitmap, its bits left */
+struct lruvec_folio_cursor {
+	long k;
+	unsigned long word;
+};
+
+/* the next folio of @map past @c, or @nr */
+static inline long lruvec_folio_next(const unsigned long *map, long nr,
+				     struct lruvec_folio_cursor *c)
+{
+	long i;
+
+	while (!c->word) {
+		if (++c->k >= (long)BITS_TO_LONGS(nr))
+			return nr;
+		c->word = map[c->k];
+	}
+	i = c->k * BITS_PER_LONG + __builtin_ctzl(c->word);
+	c->word &= c->word - 1;
+	return i < nr ? i : nr;
+}
+
+/*
+ * Each folio @i charged to (@slot, @nid), lowest first. It reads the
+ * bitmap a word at a time, where for_each_set_bit()'s find_next_bit()
+ * masks the word again for every bit (a fifth of a reclaim campaign's
+ * time went there). So the body may uncharge folio @i, but a change to
+ * the rest of the word it is in goes unseen.
+ */
+#define for_each_lruvec_folio(m, slot, nid, i)                                \
+	for (struct lruvec_folio_cursor __c = { -1, 0 };                      \
+	     ((i) = lruvec_folio_next((m)->lruvec_folios[slot][nid], (m)->nr, \
+				      &__c)) < (m)->nr;)
 
 /* the pages of folio @i, as the op that added it sized it */
 static inline long model_pages(const struct mlf_reclaim_folio_model *m, long i)
