@@ -27,6 +27,8 @@ function(mlf_add_reclaim_port name iso)
   mlf_add_port_library(mlf_reclaim_${name} "${MLF_PORT_SOURCES};${MLF_RECLAIM_SOURCES}"
                        ${cut} "${bug}" "MLF_VARIANT_NAME=\"${MLF_VARIANT}\""
                        MLF_EVICTION MLF_${imacro})
+  # what fuzz/CMakeLists.txt instruments as a reclaim port
+  set_target_properties(mlf_reclaim_${name} PROPERTIES MLF_RECLAIM_PORT_LIB ON)
 endfunction()
 
 foreach(iso ${MLF_ISO_VARIANTS})
