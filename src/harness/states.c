@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * State coverage (states.h): the cell of a memcg as an op meets it, the
- * table of cells a run met, and its dump for tools/mlf cov --states.
+ * table of cells a run met, its dump for tools/mlf cov --states, and the
+ * time a process first meets each (MLF_STATES_TIMES).
  */
 #include "states.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check/lrugen_map.h"
 
@@ -166,6 +169,30 @@ void mlf_state_cell_of(const struct mlf_check_state *cs, int slot, int nid,
 	place(cs, nid, &lrugen->list, c);
 }
 
+/*
+ * MLF_STATES_TIMES=1: a line on stderr for each cell as a process first
+ * meets it, with the seconds since the table was attached, so that a
+ * campaign says when it met its last cell (docs/speed.md)
+ */
+static bool times;
+static struct timespec attached_at;
+
+static void note_time(const struct mlf_state_table *t,
+		      const struct mlf_state_cell *c)
+{
+	struct timespec now;
+	char place[64];
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	mlf_state_place_name(c, place, sizeof(place));
+	fprintf(stderr, "mlf-states: %.3f s: cell %u: %s %s %s %s\n",
+		(double)(now.tv_sec - attached_at.tv_sec) +
+			(double)(now.tv_nsec - attached_at.tv_nsec) / 1e9,
+		t->nr_met,
+		t->kind_names[c->kind] ? t->kind_names[c->kind] : "?", place,
+		depth_names[c->depth], dying_names[c->dying]);
+}
+
 void mlf_state_note(const struct mlf_state_cell *c)
 {
 	struct mlf_state_table *t = mlf_states;
@@ -179,6 +206,8 @@ void mlf_state_note(const struct mlf_state_cell *c)
 	if (!t->met[i]) {
 		t->met[i] = true;
 		t->nr_met++;
+		if (times)
+			note_time(t, c);
 	}
 	if (t->feedback_size)
 		t->feedback[mlf_state_counter(c) % t->feedback_size] = 1;
@@ -238,10 +267,13 @@ void mlf_states_attach(const char *target, const char *const *kind_names,
 		       int nr_kinds, unsigned char *feedback, size_t size)
 {
 	const char *path = getenv("MLF_STATES");
+	const char *show = getenv("MLF_STATES_TIMES");
 	int i;
 
 	if (mlf_states)
 		return;
+	times = show && *show && strcmp(show, "0");
+	clock_gettime(CLOCK_MONOTONIC, &attached_at);
 	table.target = target;
 	for (i = 0; i < nr_kinds && i < ST_NR_KINDS; i++)
 		table.kind_names[i] = kind_names[i];

@@ -131,7 +131,9 @@ void mlf_states_dump(const struct mlf_state_table *t, FILE *out);
 /*
  * Attach a table for @target's kinds: counted and dumped at exit into the
  * file MLF_STATES names, if it names one; handing each cell to @feedback
- * (@size bytes), if not NULL. Once per process; later calls do nothing.
+ * (@size bytes), if not NULL; with MLF_STATES_TIMES=1, a line on stderr
+ * for each cell the process meets first, with the seconds since. Once per
+ * process; later calls do nothing.
  */
 void mlf_states_attach(const char *target, const char *const *kind_names,
 		       int nr_kinds, unsigned char *feedback, size_t size);
