@@ -5,8 +5,9 @@
  * state table for all (the engine's extra coverage, as fuzz/reclaim.c
  * attaches it), each seed run, then meetings on it until it has none
  * left or ROUNDS (first on inputs that took a memcg where none had stood:
- * fuzz/reclaim.c), each op put in where the meeting says and the input
- * run again. An op put
+ * fuzz/reclaim.c; a rework of a stale walk's draws is not a round, and
+ * an input gets 2 * ROUNDS turns in all), each op put in where the
+ * meeting says and the input run again. An op put
  * in where a memcg stands in a state its kind has not met must meet a new
  * cell, unless its kind does not apply to that stage (which the meetings
  * learn by trying) or its operands keep it from applying; ctest
@@ -92,7 +93,7 @@ static bool meet(uint8_t *data, size_t size, void *arg)
 	static bool seeded;
 	struct mlf_meeting m;
 	size_t size_before;
-	int r;
+	int r, turns;
 
 	(void)arg;
 	if (!seeded) {
@@ -100,7 +101,8 @@ static bool meet(uint8_t *data, size_t size, void *arg)
 		seeded = true;
 	}
 	LLVMFuzzerTestOneInput(data, size);
-	for (r = 0; r < ROUNDS; r++) {
+	/* a rework is no round: it takes a turn, at most ROUNDS of them */
+	for (r = turns = 0; r < ROUNDS && turns < 2 * ROUNDS; turns++) {
 		unsigned int ids = mlf_states->nr_met;
 		size_t nr_before = decode(data, size);
 
@@ -129,6 +131,8 @@ static bool meet(uint8_t *data, size_t size, void *arg)
 				failed = true;
 				return false;
 			}
+		} else {
+			r++;
 		}
 		LLVMFuzzerTestOneInput(data, size);
 		/* an op that may take a memcg on: no cell named */
