@@ -174,7 +174,7 @@ void mlf_state_cell_of(const struct mlf_check_state *cs, int slot, int nid,
  * meets it, with the seconds since the table was attached, so that a
  * campaign says when it met its last cell (docs/speed.md)
  */
-static bool times;
+static bool show_times;
 static struct timespec attached_at;
 
 static void note_time(const struct mlf_state_table *t,
@@ -206,7 +206,7 @@ void mlf_state_note(const struct mlf_state_cell *c)
 	if (!t->met[i]) {
 		t->met[i] = true;
 		t->nr_met++;
-		if (times)
+		if (show_times)
 			note_time(t, c);
 	}
 	if (t->feedback_size)
@@ -272,7 +272,7 @@ void mlf_states_attach(const char *target, const char *const *kind_names,
 
 	if (mlf_states)
 		return;
-	times = show && *show && strcmp(show, "0");
+	show_times = show && *show && strcmp(show, "0");
 	clock_gettime(CLOCK_MONOTONIC, &attached_at);
 	table.target = target;
 	for (i = 0; i < nr_kinds && i < ST_NR_KINDS; i++)
